@@ -1,0 +1,58 @@
+// swift-tools-version:6.0
+//
+// PlaceIndex: offline place autocomplete.
+//
+// Module layout (runtime / build-time / executable, as in swift-protobuf):
+//
+//   PlaceCore          shared by builder and reader: text normalization, plus codes, geo math
+//   PlaceIndexFormat   the binary index format: layout constants, bounds-checked reader, writer
+//   PlaceIndex         the reader library apps embed (no libxml2, no zlib)
+//   OSMReader          streaming OSM XML stage (libxml2 + zlib + bzip2)
+//   PlaceIndexBuilder  the offline pipeline stages that turn OSM elements into an index
+//   placeidx           the command-line tool
+import PackageDescription
+
+let package = Package(
+  name: "PlaceIndex",
+  platforms: [.macOS(.v13), .iOS(.v16)],
+  products: [
+    .library(name: "PlaceIndex", targets: ["PlaceIndex"]),
+    .library(name: "PlaceIndexBuilder", targets: ["PlaceIndexBuilder"]),
+    .executable(name: "placeidx", targets: ["placeidx"]),
+  ],
+  targets: [
+    // C libraries from the system, found with pkg-config where Debian ships a .pc file.
+    .systemLibrary(
+      name: "CLibXML2", pkgConfig: "libxml-2.0",
+      providers: [.apt(["libxml2-dev"]), .brew(["libxml2"])]),
+    .systemLibrary(
+      name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
+    .systemLibrary(name: "CBzip2", providers: [.apt(["libbz2-dev"]), .brew(["bzip2"])]),
+
+    // Runtime: what an app links.
+    .target(name: "PlaceCore"),
+    .target(name: "PlaceIndexFormat", dependencies: ["PlaceCore"]),
+    .target(name: "PlaceIndex", dependencies: ["PlaceCore", "PlaceIndexFormat"]),
+
+    // Build time: the offline pipeline.
+    .target(name: "OSMReader", dependencies: ["CLibXML2", "CZlib", "CBzip2"]),
+    .target(
+      name: "PlaceIndexBuilder",
+      dependencies: ["PlaceCore", "PlaceIndexFormat", "OSMReader"]),
+
+    // Executable.
+    .executableTarget(
+      name: "placeidx", dependencies: ["PlaceIndex", "PlaceIndexBuilder", "PlaceCore"]),
+
+    .testTarget(name: "PlaceCoreTests", dependencies: ["PlaceCore"]),
+    .testTarget(name: "PlaceIndexFormatTests", dependencies: ["PlaceIndexFormat"]),
+    .testTarget(name: "OSMReaderTests", dependencies: ["OSMReader"]),
+    .testTarget(
+      name: "PlaceIndexBuilderTests",
+      dependencies: ["PlaceIndexBuilder", "PlaceIndex", "PlaceIndexFormat"]),
+    .testTarget(name: "PlaceIndexTests", dependencies: ["PlaceIndex", "PlaceIndexBuilder"]),
+    .testTarget(
+      name: "EndToEndTests", dependencies: ["PlaceIndex", "PlaceIndexBuilder", "placeidx"]),
+  ],
+  swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,4 @@
+#ifndef PLACEINDEX_CZLIB_SHIM_H
+#define PLACEINDEX_CZLIB_SHIM_H
+#include <zlib.h>
+#endif

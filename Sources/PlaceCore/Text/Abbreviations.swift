@@ -1,0 +1,227 @@
+/// Street-type, direction and title abbreviations per language, used both ways when indexing
+/// ("Main Street" is also indexed as "st", "Main St" as "street") and when highlighting.
+///
+/// Parsed from the text of `Data/abbreviations.tsv`; this type does no file I/O, so the
+/// builder can read the file and store its text inside the index for the reader.
+public struct Abbreviations: Sendable {
+  /// One row of the table.
+  public struct Entry: Sendable, Hashable {
+    /// Language code ("en", "de", "fi", ...).
+    public var language: String
+    /// Folded full form ("street", "strasse").
+    public var full: String
+    /// Folded abbreviations ("st"; "str").
+    public var abbreviations: [String]
+    /// Whether the full form also appears glued to the end of compound words
+    /// ("strasse" in "Kanalstrasse", "katu" in "Yrjönkatu").
+    public var isSuffix: Bool
+
+    /// Creates an entry; `full` and `abbreviations` should already be folded.
+    public init(language: String, full: String, abbreviations: [String], isSuffix: Bool) {
+      self.language = language
+      self.full = full
+      self.abbreviations = abbreviations
+      self.isSuffix = isSuffix
+    }
+  }
+
+  /// A suffix entry prepared for matching the ends of words.
+  struct SuffixRule: Sendable {
+    var full: [Unicode.Scalar]
+    var fullText: String
+    var abbreviations: [[Unicode.Scalar]]
+    var abbreviationTexts: [String]
+  }
+
+  /// The rows of the table, in file order.
+  public let entries: [Entry]
+  /// Whole-word variants both ways: full form → abbreviations, abbreviation → full forms.
+  let wordVariants: [String: [String]]
+  /// Entries whose full form is glued to the end of compound words.
+  let suffixRules: [SuffixRule]
+  /// Folded abbreviations of suffix entries, for recognizing "Kanal Str." as "kanalstrasse".
+  let suffixAbbreviationFulls: [String: [String]]
+  /// The last two scalars of every suffix full form and abbreviation of 2 or more scalars,
+  /// packed by ``endingKey(_:)``: words ending otherwise need no suffix matching.
+  let suffixEndings: Set<UInt64>
+  /// The one-scalar abbreviations of suffix entries ("k" for "katu").
+  let suffixLetters: Set<UInt32>
+
+  /// An empty table: no abbreviation variants.
+  public static let empty = Abbreviations(entries: [])
+
+  /// Creates a table from entries (folded).
+  public init(entries: [Entry]) {
+    self.entries = entries
+    var variants: [String: [String]] = [:]
+    func add(_ key: String, _ value: String) {
+      guard key != value else { return }
+      var list = variants[key, default: []]
+      if !list.contains(value) { list.append(value) }
+      variants[key] = list
+    }
+    var rules: [SuffixRule] = []
+    var suffixFulls: [String: [String]] = [:]
+    for entry in entries {
+      for abbreviation in entry.abbreviations {
+        add(entry.full, abbreviation)
+        add(abbreviation, entry.full)
+      }
+      guard entry.isSuffix else { continue }
+      rules.append(
+        SuffixRule(
+          full: Array(entry.full.unicodeScalars), fullText: entry.full,
+          abbreviations: entry.abbreviations.map { Array($0.unicodeScalars) },
+          abbreviationTexts: entry.abbreviations))
+      for abbreviation in entry.abbreviations
+      where !suffixFulls[abbreviation, default: []].contains(entry.full) {
+        suffixFulls[abbreviation, default: []].append(entry.full)
+      }
+    }
+    var endings = Set<UInt64>()
+    var letters = Set<UInt32>()
+    for rule in rules {
+      for form in [rule.full] + rule.abbreviations {
+        if let key = Self.endingKey(form[...]) {
+          endings.insert(key)
+        } else if let letter = form.first {
+          letters.insert(letter.value)
+        }
+      }
+    }
+    self.wordVariants = variants
+    self.suffixRules = rules
+    self.suffixEndings = endings
+    self.suffixLetters = letters
+    self.suffixAbbreviationFulls = suffixFulls
+  }
+
+  /// The last two scalars of a word packed in one integer, or nil for shorter words.
+  @inline(__always)
+  static func endingKey(_ word: ArraySlice<Unicode.Scalar>) -> UInt64? {
+    guard word.count >= 2 else { return nil }
+    let last = word[word.endIndex - 1].value
+    let penultimate = word[word.endIndex - 2].value
+    return UInt64(penultimate) << 32 | UInt64(last)
+  }
+
+  /// Parses the tab-separated table: a header line naming the columns `language`, `full`,
+  /// `abbreviations` and `suffix` (any order, extra columns ignored), then one row per full
+  /// form. Blank lines and lines starting with `#` are skipped. Values are folded with
+  /// ``TextNormalizer`` and a trailing "." of an abbreviation is ignored ("k." = "k"); each
+  /// value must fold to exactly one token.
+  public init(tsv: String) throws(AbbreviationsError) {
+    var header: [String: Int]? = nil
+    var entries: [Entry] = []
+    var lineNumber = 0
+    // "\r\n" is one Character, so this splits Windows line ends too.
+    for line in tsv.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline) {
+      lineNumber += 1
+      let trimmed = line.drop(while: { $0 == " " || $0 == "\t" })
+      if trimmed.isEmpty || trimmed.hasPrefix("#") { continue }
+      let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map {
+        String($0).trimmingSpaces
+      }
+      guard let columns = header else {
+        var names: [String: Int] = [:]
+        for (index, name) in fields.enumerated() { names[name.lowercased()] = index }
+        for required in ["language", "full", "abbreviations", "suffix"] where names[required] == nil
+        {
+          throw AbbreviationsError(line: lineNumber, message: "header lacks column '\(required)'")
+        }
+        header = names
+        continue
+      }
+      entries.append(try Self.parseRow(fields, columns: columns, line: lineNumber))
+    }
+    guard header != nil else {
+      throw AbbreviationsError(line: lineNumber, message: "no header line")
+    }
+    self.init(entries: entries)
+  }
+
+  /// Parses one data row.
+  private static func parseRow(
+    _ fields: [String], columns: [String: Int], line: Int
+  ) throws(AbbreviationsError) -> Entry {
+    let needed = columns.values.max()! + 1
+    guard fields.count >= needed else {
+      throw AbbreviationsError(
+        line: line, message: "expected \(needed) tab-separated fields, found \(fields.count)")
+    }
+    let language = fields[columns["language"]!].lowercased()
+    guard !language.isEmpty, language.unicodeScalars.allSatisfy({ ("a"..."z").contains($0) })
+    else {
+      throw AbbreviationsError(line: line, message: "invalid language '\(language)'")
+    }
+    let full = try word(fields[columns["full"]!], what: "full form", line: line)
+    var abbreviations: [String] = []
+    for part in fields[columns["abbreviations"]!].split(separator: ",") {
+      let raw = String(part).trimmingSpaces
+      if raw.isEmpty { continue }
+      let abbreviation = try word(raw, what: "abbreviation", line: line)
+      if abbreviation != full && !abbreviations.contains(abbreviation) {
+        abbreviations.append(abbreviation)
+      }
+    }
+    let isSuffix: Bool
+    switch fields[columns["suffix"]!].lowercased() {
+    case "yes", "y", "true", "1": isSuffix = true
+    case "no", "n", "false", "0", "": isSuffix = false
+    case let other:
+      throw AbbreviationsError(line: line, message: "suffix must be yes or no, not '\(other)'")
+    }
+    return Entry(
+      language: language, full: full, abbreviations: abbreviations, isSuffix: isSuffix)
+  }
+
+  /// Folds a table value that must be one word.
+  private static func word(_ raw: String, what: String, line: Int) throws(AbbreviationsError)
+    -> String
+  {
+    let tokens = Tokenizer.tokens(raw)
+    guard tokens.count == 1 else {
+      throw AbbreviationsError(
+        line: line, message: "\(what) '\(raw)' must be one word, found \(tokens.count)")
+    }
+    return tokens[0].text
+  }
+
+  /// The same table keeping only the given languages (e.g. the languages of a country).
+  public func restricted(toLanguages languages: Set<String>) -> Abbreviations {
+    Abbreviations(entries: entries.filter { languages.contains($0.language) })
+  }
+
+  /// The whole-word variants of a folded word: its abbreviations if it is a full form, its full
+  /// forms if it is an abbreviation ("street" → ["st"], "st" → ["street", "saint"]).
+  public func variants(of word: String) -> [String] {
+    wordVariants[word] ?? []
+  }
+}
+
+/// A malformed abbreviations table.
+public struct AbbreviationsError: Error, Sendable, Hashable, CustomStringConvertible {
+  /// 1-based line number in the table text.
+  public var line: Int
+  /// What is wrong.
+  public var message: String
+
+  /// Creates an error.
+  public init(line: Int, message: String) {
+    self.line = line
+    self.message = message
+  }
+
+  /// "abbreviations line N: message".
+  public var description: String { "abbreviations line \(line): \(message)" }
+}
+
+extension String {
+  /// The string without leading and trailing spaces and tabs.
+  fileprivate var trimmingSpaces: String {
+    let scalars = unicodeScalars
+    guard let first = scalars.firstIndex(where: { $0 != " " && $0 != "\t" }) else { return "" }
+    let last = scalars.lastIndex(where: { $0 != " " && $0 != "\t" })!
+    return String(scalars[first...last])
+  }
+}

@@ -1,0 +1,111 @@
+import Foundation
+import PlaceCore
+import PlaceIndexFormat
+
+/// One opened index file and the views over its sections. Immutable and shared by all queries.
+public final class LoadedIndex: Sendable {
+  /// The file.
+  public let file: IndexFile
+  let strings: StringTable
+  let tokens: TokenDictionary
+  let postings: Postings
+  let places: PlaceTable
+  let ids: PlaceIDTable
+  let types: TypeTable
+  /// The type vocabulary stored in the index.
+  public let vocabulary: PlaceTypeVocabulary
+  let abbreviations: Abbreviations
+  /// The metadata section as a JSON object.
+  public let metadata: [String: String]
+  /// Primary type name index of each type list, for quick filtering.
+  let primaryTypeOfList: [String]
+
+  /// Opens and validates the index at `path` (header and section table only; O(1) in its size).
+  public convenience init(path: String) throws(PlacesError) {
+    do {
+      try self.init(file: IndexFile(path: path))
+    } catch let e as IndexFormatError {
+      throw .index(e)
+    } catch let e as PlacesError {
+      throw e
+    } catch {
+      throw .index(.cannotOpen(path: path, reason: "\(error)"))
+    }
+  }
+
+  /// Wraps an opened file.
+  public init(file: IndexFile) throws(PlacesError) {
+    self.file = file
+    do {
+      func section(_ kind: SectionKind) throws -> (UnsafeRawBufferPointer, Int) {
+        let (s, b) = try file.requiredBytes(kind)
+        return (b, s.offset)
+      }
+      let (sb, so) = try section(.strings)
+      strings = try StringTable(sb, fileOffset: so)
+      let (tb, to) = try section(.tokens)
+      tokens = try TokenDictionary(tb, fileOffset: to)
+      let (yb, yo) = try section(.types)
+      types = try TypeTable(yb, fileOffset: yo, strings: strings)
+      let (pb, po) = try section(.places)
+      places = try PlaceTable(
+        pb, fileOffset: po, stringCount: strings.count, tokenCount: tokens.count,
+        typeListCount: types.lists.count)
+      let (qb, qo) = try section(.postings)
+      postings = try Postings(qb, fileOffset: qo, placeCount: places.count)
+      guard postings.count == tokens.count else {
+        throw IndexFormatError.corrupt(
+          path: file.path, section: "POSTINGS", offset: qo,
+          reason: "\(postings.count) lists for \(tokens.count) tokens")
+      }
+      let (ib, io) = try section(.placeIDs)
+      ids = try PlaceIDTable(ib, fileOffset: io, placeCount: places.count)
+      let (vb, vo) = try section(.vocabulary)
+      do {
+        vocabulary = try PlaceTypeVocabulary(tsv: String(decoding: vb, as: UTF8.self))
+      } catch {
+        throw IndexFormatError.corrupt(
+          path: file.path, section: "VOCABULARY", offset: vo, reason: "\(error)")
+      }
+      let (ab, ao) = try section(.abbreviations)
+      do {
+        abbreviations = try Abbreviations(tsv: String(decoding: ab, as: UTF8.self))
+      } catch {
+        throw IndexFormatError.corrupt(
+          path: file.path, section: "ABBREVIATIONS", offset: ao, reason: "\(error)")
+      }
+      let (mb, _) = try section(.metadata)
+      let json = (try? JSONSerialization.jsonObject(with: Data(mb))) as? [String: Any] ?? [:]
+      metadata = json.mapValues { "\($0)" }
+      let typeTable = types
+      primaryTypeOfList = typeTable.lists.map { typeTable.names[Int($0[0])] }
+    } catch let e as IndexFormatError {
+      throw .index(e.withPath(file.path))
+    } catch {
+      throw .index(.cannotOpen(path: file.path, reason: "\(error)"))
+    }
+  }
+
+  /// Number of places.
+  public var placeCount: Int { places.count }
+
+  /// Attribution to show next to results from this index.
+  public var attribution: String { metadata["attribution"] ?? "© OpenStreetMap contributors" }
+
+  /// Checks every checksum and every internal reference; throws the first fault, naming the
+  /// section and offset.
+  public func verify() throws(PlacesError) {
+    do {
+      try file.verifyChecksums()
+      try strings.verify()
+      try tokens.verify()
+      try postings.verify()
+      try places.verify()
+      try ids.verify()
+    } catch let e as IndexFormatError {
+      throw .index(e.withPath(file.path))
+    } catch {
+      throw .index(.corrupt(path: file.path, section: "?", offset: 0, reason: "\(error)"))
+    }
+  }
+}

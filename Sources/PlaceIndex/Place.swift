@@ -1,0 +1,67 @@
+import PlaceCore
+import PlaceIndexFormat
+
+/// The properties a place-details request can ask for (the field mask).
+public enum PlaceProperty: String, Sendable, Hashable, CaseIterable {
+  case placeID = "id"
+  case displayName
+  case formattedAddress
+  case addressComponents
+  case coordinate = "location"
+  case types
+  case plusCode
+  case attributions
+}
+
+/// A place-details request.
+public struct FetchPlaceRequest: Sendable, Hashable {
+  /// The place ID, e.g. "N240109189".
+  public var placeID: String
+  /// The properties to return; others stay nil.
+  public var placeProperties: Set<PlaceProperty>
+  /// The session this request ends.
+  public var sessionToken: AutocompleteSessionToken?
+  /// Preferred language of the display name.
+  public var languageCode: String?
+
+  /// Creates a request.
+  public init(
+    placeID: String, placeProperties: Set<PlaceProperty>,
+    sessionToken: AutocompleteSessionToken? = nil, languageCode: String? = nil
+  ) {
+    self.placeID = placeID
+    self.placeProperties = placeProperties
+    self.sessionToken = sessionToken
+    self.languageCode = languageCode
+  }
+}
+
+/// A place's plus code: global, and compound (short code plus locality).
+public struct PlusCode: Sendable, Hashable {
+  /// The 10-digit global code, e.g. "8FVC9G8F+6X".
+  public var globalCode: String
+  /// The short code with its locality, e.g. "9G8F+6X Vaduz, Liechtenstein", when a locality is known.
+  public var compoundCode: String?
+}
+
+/// Place details; only the requested properties are set.
+public struct Place: Sendable, Hashable {
+  /// The place ID.
+  public var placeID: String?
+  /// The name in the requested language, with that language's code.
+  public var displayName: String?
+  /// The language of ``displayName`` ("" when untagged).
+  public var displayNameLanguage: String?
+  /// The full address in the country's convention.
+  public var formattedAddress: String?
+  /// Address components, most specific first.
+  public var addressComponents: [AddressComponent]?
+  /// The place's position.
+  public var coordinate: Coordinate?
+  /// Types, primary first.
+  public var types: [String]?
+  /// The plus code.
+  public var plusCode: PlusCode?
+  /// Attribution of the data.
+  public var attributions: [String]?
+}

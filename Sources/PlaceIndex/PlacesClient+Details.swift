@@ -1,0 +1,110 @@
+import PlaceCore
+import PlaceIndexFormat
+
+extension PlacesClient {
+  /// Details of one place, with only the requested properties.
+  public func fetchPlace(with request: FetchPlaceRequest) throws(PlacesError) -> Place {
+    guard let (kind, id) = PlacesClient.parsePlaceID(request.placeID) else {
+      throw .invalidArgument(
+        "'\(request.placeID)' is not a place ID (expected N, W or R and digits)")
+    }
+    for index in indexes {
+      let found: PlaceEntry?
+      do {
+        found = try index.ids.placeIndex(kind: kind, id: id).map { try index.places.entry($0) }
+      } catch let e as IndexFormatError {
+        throw .index(e.withPath(index.file.path))
+      } catch {
+        throw .index(
+          .corrupt(path: index.file.path, section: "PLACES", offset: 0, reason: "\(error)"))
+      }
+      guard let e = found else { continue }
+      do {
+        return try details(of: e, in: index, request: request)
+      } catch let e as PlacesError {
+        throw e
+      } catch {
+        throw .index(
+          .corrupt(path: index.file.path, section: "PLACES", offset: 0, reason: "\(error)"))
+      }
+    }
+    throw .notFound("no place with ID '\(request.placeID)'")
+  }
+
+  /// Async form of ``fetchPlace(with:)``, in the shape of the service's SDK.
+  public func fetchPlace(with request: FetchPlaceRequest) async -> Result<Place, PlacesError> {
+    do { return .success(try fetchPlace(with: request)) } catch { return .failure(error) }
+  }
+
+  /// Splits "N123" into (0, 123).
+  static func parsePlaceID(_ text: String) -> (UInt8, Int64)? {
+    guard let first = text.first, text.count >= 2, text.count <= 20 else { return nil }
+    let kind: UInt8
+    switch first {
+    case "N": kind = 0
+    case "W": kind = 1
+    case "R": kind = 2
+    default: return nil
+    }
+    let digits = text.dropFirst()
+    guard digits.allSatisfy({ $0.isASCII && $0.isNumber }), let id = Int64(digits) else {
+      return nil
+    }
+    return (kind, id)
+  }
+
+  private func details(of e: PlaceEntry, in index: LoadedIndex, request: FetchPlaceRequest) throws
+    -> Place
+  {
+    let want = request.placeProperties
+    let s = index.strings
+    var place = Place()
+    let coordinate = Coordinate(
+      latitude: Double(e.latitudeE7) / 1e7, longitude: Double(e.longitudeE7) / 1e7)
+    let components = try e.components.map {
+      AddressComponent(
+        kind: $0.kind, longText: try s.string($0.long),
+        shortText: try $0.short.map { try s.string($0) } ?? s.string($0.long))
+    }
+    if want.contains(.placeID) {
+      place.placeID = (e.osmKind == 0 ? "N" : e.osmKind == 1 ? "W" : "R") + String(e.osmID)
+    }
+    if want.contains(.displayName) {
+      var name = try s.string(e.primaryText)
+      var language = ""
+      if let lang = request.languageCode?.lowercased() {
+        for n in e.names where try s.string(n.language).lowercased() == lang {
+          name = try s.string(n.name)
+          language = lang
+          break
+        }
+      }
+      place.displayName = name
+      place.displayNameLanguage = language
+    }
+    if want.contains(.formattedAddress) {
+      let parts = [try s.string(e.primaryText)] + (try e.secondaryParts.map { try s.string($0) })
+      place.formattedAddress = parts.joined(separator: ", ")
+    }
+    if want.contains(.addressComponents) { place.addressComponents = components }
+    if want.contains(.coordinate) { place.coordinate = coordinate }
+    if want.contains(.types) { place.types = index.types.types(ofList: e.typeList) }
+    if want.contains(.attributions) { place.attributions = [index.attribution] }
+    if want.contains(.plusCode) {
+      let global = try? OpenLocationCode.encode(
+        latitude: coordinate.latitude, longitude: coordinate.longitude, codeLength: 10)
+      if let global {
+        var compound: String? = nil
+        let locality = components.first { $0.kind == .locality }?.longText
+        let country = components.first { $0.kind == .country }?.longText
+        if let locality, let ref = referencePoint(for: locality),
+          let short = try? OpenLocationCode.shorten(global, reference: ref)
+        {
+          compound = ([short + " " + locality, country].compactMap { $0 }).joined(separator: ", ")
+        }
+        place.plusCode = PlusCode(globalCode: global, compoundCode: compound)
+      }
+    }
+    return place
+  }
+}

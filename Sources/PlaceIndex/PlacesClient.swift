@@ -1,0 +1,121 @@
+import Foundation
+import PlaceCore
+import PlaceIndexFormat
+
+/// Loads one or more index files (regional shards) and answers autocomplete and place-details
+/// requests from them, offline. Thread-safe: one client serves many concurrent requests.
+public final class PlacesClient: Sendable {
+  /// The loaded indexes, queried as one.
+  public let indexes: [LoadedIndex]
+
+  /// Loads the indexes at `paths`.
+  public init(indexPaths: [String]) throws(PlacesError) {
+    var loaded: [LoadedIndex] = []
+    for p in indexPaths { loaded.append(try LoadedIndex(path: p)) }
+    indexes = loaded
+  }
+
+  /// Uses already loaded indexes.
+  public init(indexes: [LoadedIndex]) {
+    self.indexes = indexes
+  }
+
+  /// Attribution lines to show next to predictions.
+  public var attributions: [String] { Array(Set(indexes.map(\.attribution))).sorted() }
+
+  /// Predictions for `request`, synchronously (for servers and tools).
+  public func autocompleteSuggestions(for request: AutocompleteRequest) throws(PlacesError)
+    -> [AutocompleteSuggestion]
+  {
+    try validate(request)
+    let offset = request.filter.inputOffset
+    let plan = QueryPlan(query: request.query, inputOffset: offset)
+    if plan.tokens.isEmpty { return [] }
+    if let code = try plusCodeSuggestion(request) { return [.place(code)] }
+    let typeFilter = try TypeFilter(request.filter.types, vocabularies: indexes.map(\.vocabulary))
+    let limit = max(1, request.maxResultCount)
+    var found: [ScoredPlace] = []
+    do {
+      for index in indexes {
+        found += try index.search(
+          plan, filter: request.filter, typeFilter: typeFilter, limit: limit * 2)
+      }
+    } catch let e as IndexFormatError {
+      throw .index(e)
+    } catch {
+      throw .index(.corrupt(path: "", section: "?", offset: 0, reason: "\(error)"))
+    }
+    found.sort { $0.score > $1.score || ($0.score == $1.score && $0.rank < $1.rank) }
+    var suggestions: [AutocompletePlaceSuggestion] = []
+    var seen: [(String, String, Coordinate)] = []
+    for f in found {
+      guard suggestions.count < limit else { break }
+      guard let s = try? suggestion(for: f, plan: plan, filter: request.filter) else { continue }
+      // The same shop mapped as node and building: same name and primary type, close together.
+      let point = Coordinate(
+        latitude: Double(f.entry.latitudeE7) / 1e7, longitude: Double(f.entry.longitudeE7) / 1e7)
+      let key = TextNormalizer.fold(s.primaryText.text)
+      if seen.contains(where: {
+        $0.0 == key && $0.1 == s.types.first && $0.2.distance(to: point) < 150
+      }) {
+        continue
+      }
+      seen.append((key, s.types.first ?? "", point))
+      suggestions.append(s)
+    }
+    return suggestions.map { .place($0) }
+  }
+
+  /// Predictions for `request`, as the service's SDK delivers them.
+  public func fetchAutocompleteSuggestions(with request: AutocompleteRequest) async -> Result<
+    [AutocompleteSuggestion], PlacesError
+  > {
+    do {
+      return .success(try autocompleteSuggestions(for: request))
+    } catch {
+      return .failure(error)
+    }
+  }
+
+  /// Builds the displayed suggestion of a scored place.
+  func suggestion(for f: ScoredPlace, plan: QueryPlan, filter: AutocompleteFilter) throws
+    -> AutocompletePlaceSuggestion
+  {
+    let index = f.index
+    let e = f.entry
+    var primary = try index.strings.string(e.primaryText)
+    if let lang = filter.languageCode?.lowercased(), !lang.isEmpty {
+      for n in e.names where try index.strings.string(n.language).lowercased() == lang {
+        primary = try index.strings.string(n.name)
+        break
+      }
+    }
+    var parts = try e.secondaryParts.map { try index.strings.string($0) }
+    if let region = filter.regionCode?.uppercased(), let cc = e.countryCode,
+      try index.strings.string(cc) == region,
+      let country = e.components.first(where: { $0.kind == .country }),
+      let last = parts.last, try index.strings.string(country.long) == last
+    {
+      parts.removeLast()
+    }
+    let secondary = parts.joined(separator: ", ")
+    let a = index.abbreviations
+    let primaryMatches = MatchHighlighter.matches(
+      queryTokens: plan.tokens, in: primary, abbreviations: a)
+    let secondaryMatches = MatchHighlighter.matches(
+      queryTokens: plan.tokens, in: secondary, abbreviations: a)
+    let shift = primary.unicodeScalars.count + 2
+    let full = secondary.isEmpty ? primary : primary + ", " + secondary
+    let fullMatches =
+      secondary.isEmpty
+      ? primaryMatches
+      : primaryMatches + secondaryMatches.map { ($0.lowerBound + shift)..<($0.upperBound + shift) }
+    let placeID = (e.osmKind == 0 ? "N" : e.osmKind == 1 ? "W" : "R") + String(e.osmID)
+    return AutocompletePlaceSuggestion(
+      placeID: placeID, types: index.types.types(ofList: e.typeList),
+      distanceMeters: f.distance.map { Int($0.rounded()) },
+      fullText: MatchedText(text: full, matches: fullMatches),
+      primaryText: MatchedText(text: primary, matches: primaryMatches),
+      secondaryText: MatchedText(text: secondary, matches: secondaryMatches))
+  }
+}

@@ -1,0 +1,181 @@
+import PlaceCore
+
+/// The JSON shapes of the Places API (New) REST protocol: requests in, responses out. Used by
+/// `placeidx query --jsonl` and by anyone serving an index over HTTP.
+public enum PlacesJSONProtocol {
+  /// Request fields accepted. `includeQueryPredictions` and `includePureServiceAreaBusinesses`
+  /// are accepted and ignored (this index has no query predictions and no service areas).
+  public static let requestFields: Set<String> = [
+    "input", "inputOffset", "origin", "locationBias", "locationRestriction",
+    "includedPrimaryTypes", "includedRegionCodes", "languageCode", "regionCode", "sessionToken",
+    "maxResultCount", "includeQueryPredictions", "includePureServiceAreaBusinesses",
+  ]
+
+  /// Decodes one request line.
+  public static func decodeRequest(_ line: String) throws(PlacesError) -> AutocompleteRequest {
+    let json = try JSONValue.parse(line)
+    guard case .object(let pairs) = json else {
+      throw .invalidArgument("a request must be a JSON object")
+    }
+    for (k, _) in pairs where !requestFields.contains(k) {
+      throw .invalidArgument("unknown request field '\(k)'")
+    }
+    guard case .string(let input)? = json["input"] else {
+      throw .invalidArgument("'input' is required and must be a string")
+    }
+    var filter = AutocompleteFilter()
+    if let v = json["inputOffset"] { filter.inputOffset = try integer(v, "inputOffset") }
+    if let v = json["origin"] { filter.origin = try coordinate(v, "origin") }
+    if let v = json["locationBias"] { filter.coordinateRegionBias = try region(v, "locationBias") }
+    if let v = json["locationRestriction"] {
+      filter.coordinateRegionRestriction = try region(v, "locationRestriction")
+    }
+    if let v = json["includedPrimaryTypes"] {
+      filter.types = try strings(v, "includedPrimaryTypes")
+    }
+    if let v = json["includedRegionCodes"] {
+      filter.countries = try strings(v, "includedRegionCodes")
+    }
+    if let v = json["languageCode"] { filter.languageCode = try string(v, "languageCode") }
+    if let v = json["regionCode"] { filter.regionCode = try string(v, "regionCode") }
+    var request = AutocompleteRequest(query: input, filter: filter)
+    if let v = json["sessionToken"] {
+      request.sessionToken = AutocompleteSessionToken(try string(v, "sessionToken"))
+    }
+    if let v = json["maxResultCount"] { request.maxResultCount = try integer(v, "maxResultCount") }
+    return request
+  }
+
+  /// Encodes suggestions as one response line.
+  public static func encodeResponse(_ suggestions: [AutocompleteSuggestion]) -> String {
+    let items: [JSONValue] = suggestions.compactMap { s in
+      guard let p = s.placeSuggestion else { return nil }
+      var fields: [(String, JSONValue)] = [
+        ("place", .string("places/" + p.placeID)),
+        ("placeId", .string(p.placeID)),
+        ("text", text(p.fullText)),
+        (
+          "structuredFormat",
+          .object([("mainText", text(p.primaryText)), ("secondaryText", text(p.secondaryText))])
+        ),
+        ("types", .array(p.types.map { .string($0) })),
+      ]
+      if let d = p.distanceMeters { fields.append(("distanceMeters", .number(Double(d)))) }
+      return .object([("placePrediction", .object(fields))])
+    }
+    return JSONValue.object([("suggestions", .array(items))]).serialized
+  }
+
+  /// Encodes an error as one response line.
+  public static func encodeError(_ error: PlacesError) -> String {
+    JSONValue.object([
+      (
+        "error",
+        .object([
+          ("code", .number(Double(error.code))), ("status", .string(error.status)),
+          ("message", .string(error.message)),
+        ])
+      )
+    ]).serialized
+  }
+
+  static func text(_ t: MatchedText) -> JSONValue {
+    var fields: [(String, JSONValue)] = [("text", .string(t.text))]
+    if !t.matches.isEmpty {
+      fields.append(
+        (
+          "matches",
+          .array(
+            t.matches.map {
+              .object([
+                ("startOffset", .number(Double($0.lowerBound))),
+                ("endOffset", .number(Double($0.upperBound))),
+              ])
+            })
+        ))
+    }
+    return .object(fields)
+  }
+
+  static func string(_ v: JSONValue, _ name: String) throws(PlacesError) -> String {
+    guard case .string(let s) = v else { throw .invalidArgument("'\(name)' must be a string") }
+    return s
+  }
+
+  static func strings(_ v: JSONValue, _ name: String) throws(PlacesError) -> [String] {
+    guard case .array(let a) = v else {
+      throw .invalidArgument("'\(name)' must be an array of strings")
+    }
+    var out: [String] = []
+    for item in a {
+      guard case .string(let s) = item else {
+        throw .invalidArgument("'\(name)' must be an array of strings")
+      }
+      out.append(s)
+    }
+    return out
+  }
+
+  static func number(_ v: JSONValue, _ name: String) throws(PlacesError) -> Double {
+    guard case .number(let n) = v, n.isFinite else {
+      throw .invalidArgument("'\(name)' must be a finite number")
+    }
+    return n
+  }
+
+  static func integer(_ v: JSONValue, _ name: String) throws(PlacesError) -> Int {
+    let n = try number(v, name)
+    guard n == n.rounded(), abs(n) < 1e9 else {
+      throw .invalidArgument("'\(name)' must be an integer")
+    }
+    return Int(n)
+  }
+
+  static func coordinate(_ v: JSONValue, _ name: String) throws(PlacesError) -> Coordinate {
+    guard case .object(let pairs) = v else {
+      throw .invalidArgument("'\(name)' must be an object with latitude and longitude")
+    }
+    for (k, _) in pairs where k != "latitude" && k != "longitude" {
+      throw .invalidArgument("unknown field '\(k)' in '\(name)'")
+    }
+    let c = Coordinate(
+      latitude: try v["latitude"].map { x throws(PlacesError) in try number(x, "\(name).latitude") }
+        ?? 0,
+      longitude: try v["longitude"].map { x throws(PlacesError) in
+        try number(x, "\(name).longitude")
+      } ?? 0)
+    guard c.isValid else {
+      throw .invalidArgument(
+        "'\(name)' \(c.latitude),\(c.longitude) is out of range (latitude -90..90, longitude -180..180)"
+      )
+    }
+    return c
+  }
+
+  static func region(_ v: JSONValue, _ name: String) throws(PlacesError) -> CoordinateRegion {
+    if let circle = v["circle"] {
+      guard case .object(let pairs) = v, pairs.count == 1 else {
+        throw .invalidArgument("'\(name)' must have exactly one of circle or rectangle")
+      }
+      guard let center = circle["center"] else {
+        throw .invalidArgument("'\(name).circle' needs a center")
+      }
+      let radius =
+        try circle["radius"].map { x throws(PlacesError) in try number(x, "\(name).circle.radius") }
+        ?? 0
+      return .circle(center: try coordinate(center, "\(name).circle.center"), radiusMeters: radius)
+    }
+    if let rect = v["rectangle"] {
+      guard case .object(let pairs) = v, pairs.count == 1 else {
+        throw .invalidArgument("'\(name)' must have exactly one of circle or rectangle")
+      }
+      guard let low = rect["low"], let high = rect["high"] else {
+        throw .invalidArgument("'\(name).rectangle' needs both low and high corners")
+      }
+      return .rectangle(
+        low: try coordinate(low, "\(name).rectangle.low"),
+        high: try coordinate(high, "\(name).rectangle.high"))
+    }
+    throw .invalidArgument("'\(name)' must be a circle or a rectangle")
+  }
+}

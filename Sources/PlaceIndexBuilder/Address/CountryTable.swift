@@ -1,0 +1,85 @@
+/// Country names and address conventions, read from Data/countries.tsv.
+public struct CountryTable: Sendable {
+  /// One country's row.
+  public struct Country: Sendable, Hashable {
+    /// ISO 3166-1 alpha-2 code.
+    public var code: String
+    /// The name shown in secondary text.
+    public var name: String
+    /// Pattern of the street line, e.g. "{street} {housenumber}".
+    public var streetLine: String
+    /// Pattern of the locality line, e.g. "{postcode} {locality}".
+    public var localityLine: String
+  }
+
+  /// A problem in the table text, with its line number.
+  public struct ParseError: Error, CustomStringConvertible {
+    /// 1-based line number.
+    public var line: Int
+    /// What is wrong.
+    public var reason: String
+    public var description: String { "countries.tsv:\(line): \(reason)" }
+  }
+
+  private var rows: [String: Country] = [:]
+  private let fallback: Country
+
+  /// Parses the tab-separated table (header line first, `#` lines are comments).
+  public init(tsv: String) throws {
+    var sawHeader = false
+    var fallback: Country? = nil
+    for (i, raw) in tsv.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+      let line = raw.hasSuffix("\r") ? raw.dropLast() : raw
+      if line.isEmpty || line.hasPrefix("#") { continue }
+      let cols = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+      if !sawHeader {
+        guard cols == ["code", "name", "street_line", "locality_line"] else {
+          throw ParseError(
+            line: i + 1, reason: "expected the header code, name, street_line, locality_line")
+        }
+        sawHeader = true
+        continue
+      }
+      guard cols.count == 4 else {
+        throw ParseError(
+          line: i + 1, reason: "expected 4 tab-separated columns, found \(cols.count)")
+      }
+      guard cols[0].count == 2, cols[0].allSatisfy({ $0.isASCII && $0.isUppercase }) else {
+        throw ParseError(line: i + 1, reason: "'\(cols[0])' is not a two-letter upper-case code")
+      }
+      let c = Country(code: cols[0], name: cols[1], streetLine: cols[2], localityLine: cols[3])
+      if c.code == "ZZ" { fallback = c } else { rows[c.code] = c }
+    }
+    guard let fallback else {
+      throw ParseError(line: 0, reason: "no fallback row with code ZZ")
+    }
+    self.fallback = fallback
+  }
+
+  /// The row of `code` (case-insensitive), or the ZZ fallback.
+  public func country(_ code: String) -> Country {
+    rows[code.uppercased()] ?? fallback
+  }
+
+  /// Whether `code` is listed.
+  public func contains(_ code: String) -> Bool { rows[code.uppercased()] != nil }
+
+  /// Fills `pattern` with `values`, dropping empty placeholders and the separators they leave.
+  public static func render(_ pattern: String, _ values: [String: String]) -> String {
+    var out = ""
+    var rest = Substring(pattern)
+    while let open = rest.firstIndex(of: "{"), let close = rest[open...].firstIndex(of: "}") {
+      out += rest[..<open]
+      let key = String(rest[rest.index(after: open)..<close])
+      out += values[key] ?? ""
+      rest = rest[rest.index(after: close)...]
+    }
+    out += rest
+    // Collapse the separators that empty values leave behind.
+    var parts = out.split(separator: ",").map {
+      $0.split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ")
+    }
+    parts.removeAll { $0.isEmpty }
+    return parts.joined(separator: ", ")
+  }
+}

@@ -1,0 +1,229 @@
+import OSMReader
+import PlaceCore
+import PlaceIndexFormat
+
+/// The naming, addressing and typing stage: turns extracted elements into places with a
+/// primary text, a secondary text in the country's address convention, address components,
+/// types, importance and search terms.
+struct PlaceAssembler {
+  let rules: TypeRules
+  let resolver: AdminResolver
+  let countries: CountryTable
+  let abbreviations: Abbreviations
+
+  /// Tags whose values are alternative names of a place.
+  static let alternativeNameKeys = [
+    "alt_name", "old_name", "short_name", "official_name", "loc_name", "brand", "int_name",
+  ]
+
+  /// Figures for the build report.
+  struct Counts: Sendable {
+    var places = 0
+    var unmapped = 0
+    var withCountry = 0
+    var withLocality = 0
+    var withFullAddress = 0
+    var routesMerged = 0
+    var unmappedCombinations: [String: Int] = [:]
+  }
+
+  func assemble(_ elements: [ExtractedElement]) -> (places: [AssembledPlace], counts: Counts) {
+    var counts = Counts()
+    var places: [AssembledPlace] = []
+    places.reserveCapacity(elements.count)
+    // Streets: one route place per (name, locality).
+    var routeIndex: [String: Int] = [:]
+    var routeMembers: [Int: [(Int32, Int32)]] = [:]
+    for e in elements {
+      let classification = rules.classify(e.tags)
+      guard let place = assemble(e, classification: classification, counts: &counts) else {
+        continue
+      }
+      if classification == nil, e.tags["name"] != nil {
+        counts.unmapped += 1
+        let key = PlaceAssembler.describe(e.tags)
+        counts.unmappedCombinations[key, default: 0] += 1
+      }
+      if place.types.first == "route" {
+        let locality =
+          place.record.components.first { $0.kind == .locality }?.longText ?? cell(of: e)
+        let key = TextNormalizer.fold(place.record.primaryText) + "|" + locality
+        if let i = routeIndex[key] {
+          routeMembers[i, default: []].append((e.latitudeE7, e.longitudeE7))
+          // Keep the smallest way id, so the street's ID is stable and independent of order.
+          if e.id < places[i].record.osmID && e.kind == .way {
+            places[i].record.osmID = e.id
+          }
+          counts.routesMerged += 1
+          continue
+        }
+        routeIndex[key] = places.count
+        routeMembers[places.count] = [(e.latitudeE7, e.longitudeE7)]
+      }
+      places.append(place)
+    }
+    // A merged street's point: the member point nearest the members' mean.
+    for (i, points) in routeMembers where points.count > 1 {
+      let meanLat = points.reduce(0.0) { $0 + Double($1.0) } / Double(points.count)
+      let meanLon = points.reduce(0.0) { $0 + Double($1.1) } / Double(points.count)
+      let best = points.min {
+        let da =
+          (Double($0.0) - meanLat) * (Double($0.0) - meanLat) + (Double($0.1) - meanLon)
+          * (Double($0.1) - meanLon)
+        let db =
+          (Double($1.0) - meanLat) * (Double($1.0) - meanLat) + (Double($1.1) - meanLon)
+          * (Double($1.1) - meanLon)
+        return da < db
+      }!
+      places[i].record.latitudeE7 = best.0
+      places[i].record.longitudeE7 = best.1
+    }
+    for p in places {
+      counts.places += 1
+      if !p.record.countryCode.isEmpty { counts.withCountry += 1 }
+      if p.record.components.contains(where: { $0.kind == .locality }) { counts.withLocality += 1 }
+      let kinds = Set(p.record.components.map(\.kind))
+      if kinds.isSuperset(of: [.streetNumber, .route, .locality, .country]) {
+        counts.withFullAddress += 1
+      }
+    }
+    return (places, counts)
+  }
+
+  /// A coarse grid cell name (about 5 km), grouping unlocated streets.
+  private func cell(of e: ExtractedElement) -> String {
+    "\(e.latitudeE7 / 500_000),\(e.longitudeE7 / 500_000)"
+  }
+
+  /// "key=value" of the first tag that usually says what an element is, for the unmapped report.
+  static func describe(_ tags: [String: String]) -> String {
+    for key in [
+      "amenity", "shop", "tourism", "leisure", "office", "craft", "healthcare", "historic",
+      "railway", "public_transport", "highway", "aeroway", "place", "boundary", "natural",
+      "waterway", "landuse", "man_made", "building", "emergency", "sport", "power",
+    ] {
+      if let v = tags[key] { return "\(key)=\(v)" }
+    }
+    return tags.keys.sorted().first.map { "\($0)=*" } ?? "(no tags)"
+  }
+
+  private func assemble(
+    _ e: ExtractedElement, classification: PlaceClassification?, counts: inout Counts
+  ) -> AssembledPlace? {
+    let t = e.tags
+    let name = t["name"] ?? t["brand"]
+    let housenumber = PlaceAssembler.housenumber(t)
+    let street = t["addr:street"] ?? t["addr:place"]
+    let admin = resolver.resolve(latitudeE7: e.latitudeE7, longitudeE7: e.longitudeE7, tags: t)
+    let country = countries.country(admin.countryCode ?? "ZZ")
+    let localityValues: [String: String] = [
+      "postcode": admin.postcode ?? "", "locality": admin.locality ?? "",
+      "region": admin.regionShort ?? admin.region ?? "",
+    ]
+    var streetLine: String? = nil
+    if let housenumber, let street {
+      streetLine = CountryTable.render(
+        country.streetLine, ["housenumber": housenumber, "street": street])
+    }
+    guard let primary = name ?? streetLine, !primary.isEmpty else { return nil }
+    var types = classification?.types ?? ["point_of_interest", "establishment"]
+    if name == nil, classification == nil { types = ["street_address"] }
+    let isSettlement =
+      ["locality", "sublocality", "neighborhood", "country"].contains(types[0])
+      || types[0].hasPrefix("administrative_area")
+
+    // Secondary text: street line (for a named place), locality line, country.
+    var secondary: [String] = []
+    if name != nil, let streetLine { secondary.append(streetLine) }
+    let ownName = name.map(TextNormalizer.fold)
+    var localityLine = CountryTable.render(country.localityLine, localityValues)
+    if isSettlement {
+      // A town's own name is not its secondary text; its region and country are.
+      localityLine = [admin.region].compactMap { $0 }.filter { TextNormalizer.fold($0) != ownName }
+        .joined(separator: ", ")
+    } else if let locality = admin.locality, TextNormalizer.fold(locality) == ownName {
+      localityLine = admin.region ?? ""
+    }
+    if !localityLine.isEmpty { secondary.append(localityLine) }
+    if let cn = admin.countryName, !cn.isEmpty, types[0] != "country" { secondary.append(cn) }
+
+    // Address components, most specific first.
+    var components: [AddressComponent] = []
+    func add(_ kind: AddressComponentKind, _ long: String?, _ short: String? = nil) {
+      guard let long, !long.isEmpty else { return }
+      components.append(AddressComponent(kind: kind, longText: long, shortText: short ?? long))
+    }
+    add(.streetNumber, housenumber)
+    add(.route, street)
+    add(.subpremise, t["addr:unit"] ?? t["addr:flats"])
+    add(.sublocality, admin.sublocality)
+    add(.locality, admin.locality)
+    add(.adminArea2, admin.adminArea2)
+    add(.adminArea1, admin.region, admin.regionShort)
+    add(.country, admin.countryName, admin.countryCode)
+    add(.postalCode, admin.postcode)
+
+    // Names.
+    var names: [LocalizedName] = []
+    for (k, v) in t where k.hasPrefix("name:") && !v.isEmpty {
+      let lang = String(k.dropFirst(5))
+      if lang.count <= 3 || lang.contains("-") {
+        names.append(LocalizedName(language: lang, name: v))
+      }
+    }
+    for k in PlaceAssembler.alternativeNameKeys {
+      for v in (t[k] ?? "").split(separator: ";") where !v.isEmpty && String(v) != primary {
+        names.append(LocalizedName(language: "", name: String(v).trimmingSpaces))
+      }
+    }
+    names.sort { ($0.language, $0.name) < ($1.language, $1.name) }
+
+    // Search terms: the names (the primary text of an address is its street line), then the
+    // context: the address of a named place, the postcode and the admin chain.
+    var nameTexts = [primary] + names.map(\.name)
+    if name == nil, let street { nameTexts.append(street) }
+    var contextTexts: [String] = []
+    if name != nil, let streetLine { contextTexts.append(streetLine) }
+    if let pc = admin.postcode { contextTexts.append(pc) }
+    for part in [admin.sublocality, admin.locality, admin.region, admin.countryName] {
+      if let part, TextNormalizer.fold(part) != ownName { contextTexts.append(part) }
+    }
+    var terms = Set<String>()
+    for text in nameTexts {
+      terms.formUnion(IndexTerms.terms(for: text, abbreviations: abbreviations))
+    }
+    var contextTerms = Set<String>()
+    for text in contextTexts {
+      contextTerms.formUnion(IndexTerms.terms(for: text, abbreviations: abbreviations))
+    }
+    contextTerms.subtract(terms)
+
+    let record = PlaceRecord(
+      osmKind: e.kind.rawValue, osmID: e.id, latitudeE7: e.latitudeE7, longitudeE7: e.longitudeE7,
+      importance: Importance.score(tags: t, classification: classification), typeList: 0,
+      primaryText: primary, secondaryParts: secondary, countryCode: admin.countryCode ?? "",
+      names: names, components: components, tokens: [])
+    return AssembledPlace(
+      record: record, types: types, terms: terms.sorted(), contextTerms: contextTerms.sorted())
+  }
+
+  /// The housenumber, combining Czech conscription and street numbers as "3191/17".
+  static func housenumber(_ t: [String: String]) -> String? {
+    if let hn = t["addr:housenumber"], !hn.isEmpty { return hn }
+    if let c = t["addr:conscriptionnumber"] {
+      if let s = t["addr:streetnumber"] { return "\(c)/\(s)" }
+      return c
+    }
+    return nil
+  }
+}
+
+extension String {
+  /// The string without leading and trailing spaces.
+  var trimmingSpaces: String {
+    var s = Substring(self)
+    while s.first == " " { s.removeFirst() }
+    while s.last == " " { s.removeLast() }
+    return String(s)
+  }
+}

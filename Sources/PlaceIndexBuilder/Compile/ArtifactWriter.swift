@@ -1,0 +1,48 @@
+import Foundation
+
+/// Writes files atomically: to a temporary name in the same folder, flushed, then renamed.
+///
+/// A build that fails or is killed leaves the previous artifact under the final name untouched;
+/// stale temporary files from killed builds are removed by the next write to the same folder.
+enum ArtifactWriter {
+  /// The prefix of temporary files, so leftovers can be recognised and removed.
+  static let temporaryPrefix = ".placeidx-tmp-"
+
+  /// Writes `bytes` to `path` atomically, creating the folder if needed.
+  static func write(_ bytes: [UInt8], to path: String) throws {
+    let url = URL(fileURLWithPath: path)
+    let folder = url.deletingLastPathComponent()
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    removeStaleTemporaries(in: folder, for: url.lastPathComponent)
+    let temp = folder.appendingPathComponent(
+      "\(temporaryPrefix)\(getpid())-\(url.lastPathComponent)")
+    guard FileManager.default.createFile(atPath: temp.path, contents: nil) else {
+      throw BuildError.cannotWrite(path: temp.path, reason: "cannot create the file")
+    }
+    do {
+      let handle = try FileHandle(forWritingTo: temp)
+      try handle.write(contentsOf: Data(bytes))
+      try handle.synchronize()
+      try handle.close()
+      guard rename(temp.path, url.path) == 0 else {
+        throw BuildError.cannotWrite(path: path, reason: String(cString: strerror(errno)))
+      }
+    } catch {
+      try? FileManager.default.removeItem(at: temp)
+      if let e = error as? BuildError { throw e }
+      throw BuildError.cannotWrite(path: path, reason: error.localizedDescription)
+    }
+  }
+
+  /// Removes temporaries for `name` left by builds whose process no longer runs.
+  static func removeStaleTemporaries(in folder: URL, for name: String) {
+    guard let entries = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else {
+      return
+    }
+    for entry in entries where entry.hasPrefix(temporaryPrefix) && entry.hasSuffix("-" + name) {
+      let pidText = entry.dropFirst(temporaryPrefix.count).prefix { $0.isNumber }
+      if let pid = Int32(pidText), pid != getpid(), kill(pid, 0) == 0 { continue }
+      try? FileManager.default.removeItem(at: folder.appendingPathComponent(entry))
+    }
+  }
+}

@@ -1,0 +1,21 @@
+import OSMReader
+
+/// An OSM element that may become a place: its id, representative point and tags.
+struct ExtractedElement: Sendable {
+  var kind: OSMElementKind
+  var id: Int64
+  var latitudeE7: Int32
+  var longitudeE7: Int32
+  var tags: [String: String]
+  /// Whether the element is an area (closed way or multipolygon/boundary relation).
+  var isArea: Bool
+}
+
+/// An administrative or place area assembled from a relation or closed way, for the admin stage.
+struct AreaElement: Sendable {
+  var kind: OSMElementKind
+  var id: Int64
+  var tags: [String: String]
+  /// Closed rings in 1e-7 degrees (outer rings only; holes are ignored at this scale).
+  var rings: [[(Int32, Int32)]]
+}

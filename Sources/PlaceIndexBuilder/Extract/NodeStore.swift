@@ -1,0 +1,53 @@
+import OSMReader
+
+/// Node positions in three flat arrays (id, latitude, longitude), 16 bytes per node.
+///
+/// Extracts list nodes by ascending id, so appends keep the arrays sorted and lookups are a
+/// binary search. An out-of-order id marks the store unsorted; it is sorted once on first lookup.
+final class NodeStore {
+  private var ids: [Int64] = []
+  private var lats: [Int32] = []
+  private var lons: [Int32] = []
+  private var sorted = true
+  /// Ids seen twice (the later position wins after sorting).
+  private(set) var duplicates = 0
+
+  var count: Int { ids.count }
+
+  func append(id: Int64, latitudeE7: Int32, longitudeE7: Int32) {
+    if let last = ids.last, id <= last {
+      if id == last {
+        duplicates += 1
+        lats[lats.count - 1] = latitudeE7
+        lons[lons.count - 1] = longitudeE7
+        return
+      }
+      sorted = false
+    }
+    ids.append(id)
+    lats.append(latitudeE7)
+    lons.append(longitudeE7)
+  }
+
+  private func sortIfNeeded() {
+    guard !sorted else { return }
+    let order = ids.indices.sorted { ids[$0] < ids[$1] }
+    ids = order.map { ids[$0] }
+    lats = order.map { lats[$0] }
+    lons = order.map { lons[$0] }
+    sorted = true
+  }
+
+  /// The position of node `id` in 1e-7 degrees, or nil when the extract lacks it.
+  func position(of id: Int64) -> (Int32, Int32)? {
+    sortIfNeeded()
+    var lo = 0
+    var hi = ids.count
+    while lo < hi {
+      let mid = (lo + hi) >> 1
+      if ids[mid] < id { lo = mid + 1 } else { hi = mid }
+    }
+    guard lo < ids.count, ids[lo] == id else { return nil }
+    return (lats[lo], lons[lo])
+  }
+}

@@ -1,0 +1,54 @@
+import OSMReader
+
+/// What a build saw and produced, printed by `placeidx build`.
+public struct BuildReport: Sendable {
+  /// The extract read.
+  public var extract: String
+  /// The index written.
+  public var output: String
+  /// What the XML stage read.
+  public var read = OSMReadStatistics()
+  var collect = ElementCollector.Counts()
+  var assemble = PlaceAssembler.Counts()
+  /// Admin and place areas usable for point-in-polygon.
+  public var adminAreas = 0
+  /// Distinct tokens in the index.
+  public var tokens = 0
+  /// Index size in bytes.
+  public var indexBytes = 0
+  /// SHA-256 of the index.
+  public var sha256 = ""
+  /// Seconds spent reading the extract.
+  public var readSeconds = 0.0
+  /// Seconds for the whole build.
+  public var seconds = 0.0
+
+  /// Places in the index.
+  public var places: Int { assemble.places }
+
+  /// The report as lines of text.
+  public func lines(verbose: Bool) -> [String] {
+    func pct(_ n: Int) -> String {
+      places == 0 ? "0%" : String(format: "%.1f%%", 100 * Double(n) / Double(places))
+    }
+    var out = [
+      "extract   \(extract)",
+      "elements  \(read.nodes) nodes, \(read.ways) ways, \(read.relations) relations (\(read.xmlBytes) XML bytes, \(read.skippedElements) skipped)",
+      "missing   \(collect.missingNodeRefs) node refs in ways, \(collect.missingNodeMembers) node / \(collect.missingWayMembers) way / \(collect.missingRelationMembers) relation members; \(collect.waysWithoutGeometry) ways without geometry",
+      "places    \(places) (\(assemble.routesMerged) street ways merged into routes, \(assemble.unmapped) named places without a mapped type)",
+      "admin     \(adminAreas) boundary areas; country \(pct(assemble.withCountry)), locality \(pct(assemble.withLocality)), full address \(pct(assemble.withFullAddress))",
+      "index     \(output): \(indexBytes) bytes, \(tokens) tokens, \(places == 0 ? 0 : indexBytes / places) bytes/place",
+      "time      \(String(format: "%.2f", seconds)) s (reading \(String(format: "%.2f", readSeconds)) s)",
+    ]
+    if verbose {
+      out.append("unmapped  top tag combinations of named places without a type:")
+      for (k, v) in assemble.unmappedCombinations.sorted(by: {
+        ($1.value, $0.key) < ($0.value, $1.key)
+      }).prefix(20) {
+        out.append("  \(v)\t\(k)")
+      }
+      for w in read.warnings { out.append("warning   \(w)") }
+    }
+    return out
+  }
+}

@@ -1,0 +1,84 @@
+import Foundation
+import OSMReader
+import PlaceIndexFormat
+
+/// Runs the whole pipeline: read the extract, collect elements, resolve the admin hierarchy,
+/// assemble and type places, compile the index, and write it with its manifest atomically.
+public struct IndexBuilder {
+  /// What to build.
+  public struct Options: Sendable {
+    /// The extract to read.
+    public var extract: String
+    /// The index file to write.
+    public var output: String
+    /// Options recorded in the index (they change its options hash).
+    public var options: [String] = []
+    /// Called with (bytes done, bytes total) while reading.
+    public var progress: (@Sendable (Int64, Int64) -> Void)? = nil
+
+    /// Creates options.
+    public init(extract: String, output: String, options: [String] = []) {
+      self.extract = extract
+      self.output = output
+      self.options = options
+    }
+  }
+
+  let tables: BuildTables
+
+  /// Creates a builder using the given tables.
+  public init(tables: BuildTables) {
+    self.tables = tables
+  }
+
+  /// Builds the index; throws before anything is written under the final name.
+  public func build(_ options: Options) throws -> BuildReport {
+    let clock = ContinuousClock()
+    let start = clock.now
+    var report = BuildReport(extract: options.extract, output: options.output)
+
+    let collector = ElementCollector()
+    let reader = OSMExtractReader(path: options.extract)
+    report.read = try reader.read(into: collector, progress: options.progress)
+    collector.finish()
+    report.collect = collector.counts
+    report.readSeconds = seconds(clock.now - start)
+
+    let resolver = AdminResolver(
+      areas: collector.areas, elements: collector.elements, countries: tables.countries)
+    report.adminAreas = resolver.areaCount
+    let assembler = PlaceAssembler(
+      rules: tables.rules, resolver: resolver, countries: tables.countries,
+      abbreviations: tables.abbreviations)
+    let (places, counts) = assembler.assemble(collector.elements)
+    report.assemble = counts
+    guard !places.isEmpty else { throw BuildError.noPlaces(path: options.extract) }
+
+    let source = URL(fileURLWithPath: options.extract).lastPathComponent
+    let (image, tokenCount) = try IndexCompiler.compile(
+      places, source: source, timestamp: report.read.newestTimestamp,
+      options: options.options.joined(separator: " "), vocabularyTSV: tables.vocabularyTSV,
+      abbreviationsTSV: tables.abbreviationsTSV)
+    report.tokens = tokenCount
+    report.indexBytes = image.count
+    report.sha256 = SHA256.hex(image)
+
+    let manifest = Manifest(
+      formatVersion: "\(IndexLayout.majorVersion).\(IndexLayout.minorVersion)",
+      dataVersion: Manifest.DataVersion(
+        source: source, timestamp: report.read.newestTimestamp,
+        optionsHash: String(fnv1a64(options.options.joined(separator: " ")), radix: 16)),
+      counts: Manifest.Counts(places: places.count, tokens: tokenCount),
+      sha256: report.sha256, size: image.count, attribution: IndexCompiler.attribution,
+      license: IndexCompiler.license)
+    // Index first, then its manifest: a manifest never describes a file that is not there.
+    try ArtifactWriter.write(image, to: options.output)
+    try ArtifactWriter.write(try manifest.encoded(), to: options.output + ".json")
+    report.seconds = seconds(clock.now - start)
+    return report
+  }
+
+  private func seconds(_ d: Duration) -> Double {
+    Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
+  }
+}

@@ -1,0 +1,155 @@
+import PlaceCore
+
+/// A problem in the type rules text, with the (1-based) line it is on.
+public struct TypeRulesError: Error, Sendable, Hashable, CustomStringConvertible {
+  /// The 1-based line number of the offending line.
+  public var line: Int
+  /// What is wrong, in words.
+  public var message: String
+
+  /// Creates an error.
+  public init(line: Int, message: String) {
+    self.line = line
+    self.message = message
+  }
+
+  /// "type rules, line N: message".
+  public var description: String { "type rules, line \(line): \(message)" }
+}
+
+extension TypeRules {
+  /// Parses the rules text (the content of `Data/type_rules.tsv`) and checks every rule's type
+  /// against `vocabulary`; throws naming the line of the first problem found.
+  ///
+  /// `#` comment lines and blank lines are skipped; the first other line is the header with the
+  /// columns `key`, `value`, `condition`, `type` and `priority` (in any order). A value of `*`
+  /// matches any value. A condition is empty or `&`-joined parts `k=v1|v2`, `k=*`, `k!=v1|v2`,
+  /// `k!=*`. Every type must be in the vocabulary and able to be a primary type (not a generic
+  /// type such as `establishment`).
+  public init(tsv: String, vocabulary: PlaceTypeVocabulary) throws(TypeRulesError) {
+    var rules: [TypeRule] = []
+    var columns: [String: Int]?
+    var seen: [String: Int] = [:]
+    var lineNumber = 0
+    // "\r\n" is one Character, so it is a separator of its own.
+    var lines = tsv.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r\n" }
+    if lines.last?.isEmpty == true { lines.removeLast() }
+    for line in lines {
+      lineNumber += 1
+      if line.allSatisfy({ $0 == " " || $0 == "\t" }) || line.hasPrefix("#") { continue }
+      let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map {
+        Self.trimmed($0)
+      }
+      guard let header = columns else {
+        var found: [String: Int] = [:]
+        for name in ["key", "value", "condition", "type", "priority"] {
+          guard let index = fields.firstIndex(of: name) else {
+            throw TypeRulesError(
+              line: lineNumber,
+              message:
+                "header has no \"\(name)\" column (expected key, value, condition, type, priority)"
+            )
+          }
+          found[name] = index
+        }
+        columns = found
+        continue
+      }
+      func field(_ name: String) -> String {
+        let index = header[name]!
+        return index < fields.count ? fields[index] : ""
+      }
+      let rule = try Self.parseRule(
+        key: field("key"), value: field("value"), condition: field("condition"),
+        type: field("type"), priority: field("priority"), line: lineNumber,
+        vocabulary: vocabulary)
+      let identity = rule.summary
+      if let previous = seen[identity] {
+        throw TypeRulesError(
+          line: lineNumber, message: "duplicate rule \(identity) (first on line \(previous))")
+      }
+      seen[identity] = lineNumber
+      rules.append(rule)
+    }
+    guard columns != nil else {
+      throw TypeRulesError(
+        line: max(lines.count, 1), message: "no header line (key, value, condition, type, priority)"
+      )
+    }
+    self.init(rules: rules, vocabulary: vocabulary)
+  }
+
+  private static func parseRule(
+    key: String, value: String, condition: String, type: String, priority: String, line: Int,
+    vocabulary: PlaceTypeVocabulary
+  ) throws(TypeRulesError) -> TypeRule {
+    guard !key.isEmpty else { throw TypeRulesError(line: line, message: "empty key") }
+    guard !value.isEmpty else {
+      throw TypeRulesError(line: line, message: "empty value for key \"\(key)\" (use * for any)")
+    }
+    guard !value.contains(";") else {
+      throw TypeRulesError(
+        line: line,
+        message: "value \"\(value)\" contains ';' (multi-value tags are matched part by part)")
+    }
+    guard !type.isEmpty else { throw TypeRulesError(line: line, message: "empty type") }
+    guard vocabulary.contains(type) else {
+      throw TypeRulesError(line: line, message: "type \"\(type)\" is not in the vocabulary")
+    }
+    guard vocabulary.canBePrimaryType(type) else {
+      throw TypeRulesError(
+        line: line, message: "type \"\(type)\" is a generic type and cannot be a primary type")
+    }
+    guard let rank = Int(priority) else {
+      throw TypeRulesError(
+        line: line, message: "priority \"\(priority)\" is not an integer")
+    }
+    var conditions: [TypeRuleCondition] = []
+    if !condition.isEmpty {
+      for part in condition.split(separator: "&", omittingEmptySubsequences: false) {
+        conditions.append(try parseCondition(trimmed(part), line: line))
+      }
+    }
+    return TypeRule(
+      key: key, value: value == "*" ? nil : value, conditions: conditions, type: type,
+      priority: rank, line: line)
+  }
+
+  private static func parseCondition(_ text: String, line: Int) throws(TypeRulesError)
+    -> TypeRuleCondition
+  {
+    let negated: Bool
+    let key: Substring
+    let valuesText: Substring
+    if let range = text.range(of: "!=") {
+      negated = true
+      key = text[..<range.lowerBound]
+      valuesText = text[range.upperBound...]
+    } else if let equals = text.firstIndex(of: "=") {
+      negated = false
+      key = text[..<equals]
+      valuesText = text[text.index(after: equals)...]
+    } else {
+      throw TypeRulesError(
+        line: line, message: "condition \"\(text)\" is not k=v, k=*, k!=v or k!=*")
+    }
+    let trimmedKey = trimmed(key)
+    guard !trimmedKey.isEmpty else {
+      throw TypeRulesError(line: line, message: "condition \"\(text)\" has no key")
+    }
+    let values = valuesText.split(separator: "|", omittingEmptySubsequences: false).map {
+      trimmed($0)
+    }
+    if values == ["*"] {
+      return TypeRuleCondition(key: trimmedKey, values: nil, negated: negated)
+    }
+    for value in values {
+      guard !value.isEmpty, value != "*", !value.contains(";") else {
+        throw TypeRulesError(
+          line: line,
+          message: "condition \"\(text)\" has an empty, '*' or multi-value (';') value in a list")
+      }
+    }
+    return TypeRuleCondition(key: trimmedKey, values: values, negated: negated)
+  }
+}

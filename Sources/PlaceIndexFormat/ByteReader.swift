@@ -1,0 +1,119 @@
+/// Reads little-endian integers and varints from a byte range, checking every bound.
+///
+/// Every read that would pass the end of the range throws ``IndexFormatError/corrupt(path:section:offset:reason:)``
+/// instead of reading out of bounds; the offset reported is relative to the file start.
+public struct ByteReader {
+  /// The bytes being read.
+  public let buffer: UnsafeRawBufferPointer
+  /// Where `buffer` starts in the file, for error messages.
+  public let fileOffset: Int
+  /// The section name, for error messages.
+  public let section: StaticString
+  /// The next byte to read, relative to `buffer`.
+  public var offset: Int
+
+  /// Creates a reader over `buffer`, starting at `offset`.
+  public init(
+    _ buffer: UnsafeRawBufferPointer, section: StaticString, fileOffset: Int = 0, offset: Int = 0
+  ) {
+    self.buffer = buffer
+    self.section = section
+    self.fileOffset = fileOffset
+    self.offset = offset
+  }
+
+  /// Bytes left after the current offset.
+  public var remaining: Int { buffer.count - offset }
+
+  /// An error for a fault at `at` (relative to the buffer).
+  public func fault(_ reason: String, at: Int? = nil) -> IndexFormatError {
+    .corrupt(
+      path: "", section: "\(section)", offset: fileOffset + (at ?? offset), reason: reason)
+  }
+
+  @inline(__always)
+  mutating func need(_ n: Int) throws {
+    guard n >= 0, n <= buffer.count - offset, offset >= 0 else {
+      throw fault("needs \(n) bytes, \(max(0, buffer.count - offset)) left")
+    }
+  }
+
+  /// Reads one byte.
+  @inline(__always)
+  public mutating func u8() throws -> UInt8 {
+    try need(1)
+    defer { offset += 1 }
+    return buffer[offset]
+  }
+
+  /// Reads 2 little-endian bytes.
+  public mutating func u16() throws -> UInt16 {
+    try need(2)
+    defer { offset += 2 }
+    return UInt16(littleEndian: buffer.loadUnaligned(fromByteOffset: offset, as: UInt16.self))
+  }
+
+  /// Reads 4 little-endian bytes.
+  public mutating func u32() throws -> UInt32 {
+    try need(4)
+    defer { offset += 4 }
+    return UInt32(littleEndian: buffer.loadUnaligned(fromByteOffset: offset, as: UInt32.self))
+  }
+
+  /// Reads 8 little-endian bytes.
+  public mutating func u64() throws -> UInt64 {
+    try need(8)
+    defer { offset += 8 }
+    return UInt64(littleEndian: buffer.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+  }
+
+  /// Reads an unsigned LEB128 varint of at most 10 bytes.
+  @inline(__always)
+  public mutating func varint() throws -> UInt64 {
+    var result: UInt64 = 0
+    var shift: UInt64 = 0
+    while true {
+      guard offset < buffer.count else { throw fault("varint runs past the end") }
+      let b = buffer[offset]
+      offset += 1
+      if shift == 63 && b > 1 { throw fault("varint overflows 64 bits", at: offset - 1) }
+      result |= UInt64(b & 0x7F) << shift
+      if b < 0x80 { return result }
+      shift += 7
+    }
+  }
+
+  /// Reads a varint that must be below `limit` (a count or an index).
+  @inline(__always)
+  public mutating func varint(below limit: Int) throws -> Int {
+    let start = offset
+    let v = try varint()
+    guard v < UInt64(limit) else {
+      throw fault("value \(v) out of range (limit \(limit))", at: start)
+    }
+    return Int(v)
+  }
+
+  /// Reads a zigzag-encoded signed varint.
+  public mutating func zigzag() throws -> Int64 {
+    let v = try varint()
+    return Int64(bitPattern: v >> 1) ^ -Int64(bitPattern: v & 1)
+  }
+
+  /// Reads `count` raw bytes.
+  public mutating func bytes(_ count: Int) throws -> UnsafeRawBufferPointer {
+    try need(count)
+    defer { offset += count }
+    return UnsafeRawBufferPointer(rebasing: buffer[offset..<(offset + count)])
+  }
+
+  /// Reads the little-endian UInt32 at `index` of a table that starts at `tableOffset`.
+  @inline(__always)
+  public func u32(at tableOffset: Int, index: Int) throws -> UInt32 {
+    let at = tableOffset + 4 * index
+    guard index >= 0, at >= 0, at <= buffer.count - 4 else {
+      throw fault("table entry \(index) out of range", at: at)
+    }
+    return UInt32(littleEndian: buffer.loadUnaligned(fromByteOffset: at, as: UInt32.self))
+  }
+}

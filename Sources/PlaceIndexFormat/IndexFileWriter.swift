@@ -1,0 +1,71 @@
+/// Assembles sections into one index file image: header, section table, aligned sections.
+public struct IndexFileWriter {
+  private var sections: [(kind: UInt32, bytes: [UInt8])] = []
+  /// Newest OSM timestamp of the data, seconds since 1970.
+  public var dataTimestamp: UInt64 = 0
+  /// FNV-1a 64 hash of the build options.
+  public var optionsHash: UInt64 = 0
+
+  /// Creates an empty writer.
+  public init() {}
+
+  /// Adds a section; kinds must be unique.
+  public mutating func add(_ kind: SectionKind, _ bytes: [UInt8]) {
+    add(rawKind: kind.rawValue, bytes)
+  }
+
+  /// Adds a section of a raw kind (tests use unknown kinds to check they are skipped).
+  public mutating func add(rawKind: UInt32, _ bytes: [UInt8]) {
+    precondition(!sections.contains { $0.kind == rawKind }, "duplicate section kind \(rawKind)")
+    sections.append((rawKind, bytes))
+  }
+
+  /// The complete file image.
+  public func image() -> [UInt8] {
+    let sorted = sections.sorted { $0.kind < $1.kind }
+    let tableSize = IndexLayout.sectionEntrySize * sorted.count
+    var offset = IndexLayout.headerSize + tableSize
+    var table = ByteWriter()
+    var layout: [Int] = []
+    for s in sorted {
+      offset =
+        (offset + IndexLayout.sectionAlignment - 1) / IndexLayout.sectionAlignment
+        * IndexLayout.sectionAlignment
+      layout.append(offset)
+      table.u32(s.kind)
+      table.u32(CRC32.checksum(s.bytes))
+      table.u64(UInt64(offset))
+      table.u64(UInt64(s.bytes.count))
+      offset += s.bytes.count
+    }
+    let fileLength = offset
+    var out = ByteWriter()
+    out.append(IndexLayout.magic)
+    out.u16(IndexLayout.majorVersion)
+    out.u16(IndexLayout.minorVersion)
+    out.u32(0)
+    out.u64(UInt64(fileLength))
+    out.u32(UInt32(sorted.count))
+    out.u32(CRC32.checksum(table.bytes))
+    out.u64(dataTimestamp)
+    out.u64(optionsHash)
+    out.append([UInt8](repeating: 0, count: 12))
+    out.u32(CRC32.checksum(out.bytes))
+    out.append(table.bytes)
+    for (i, s) in sorted.enumerated() {
+      while out.count < layout[i] { out.u8(0) }
+      out.append(s.bytes)
+    }
+    return out.bytes
+  }
+}
+
+/// FNV-1a 64-bit hash, for the build options hash in the header.
+public func fnv1a64(_ text: String) -> UInt64 {
+  var h: UInt64 = 0xcbf2_9ce4_8422_2325
+  for b in text.utf8 {
+    h ^= UInt64(b)
+    h = h &* 0x100_0000_01b3
+  }
+  return h
+}

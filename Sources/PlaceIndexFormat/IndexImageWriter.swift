@@ -1,0 +1,75 @@
+/// Everything an index holds, as the builder hands it over.
+public struct IndexContent: Sendable {
+  /// Places in rank order (most important first); their `tokens` field is ignored.
+  public var places: [PlaceRecord] = []
+  /// The terms of each place's names, parallel to `places`.
+  public var placeTerms: [[String]] = []
+  /// The terms of each place's address and admin areas, parallel to `places`.
+  public var placeContextTerms: [[String]] = []
+  /// Type names referenced by `typeLists`.
+  public var typeNames: [String] = []
+  /// Type lists: indexes into `typeNames`, primary first.
+  public var typeLists: [[Int]] = []
+  /// UTF-8 JSON metadata.
+  public var metadataJSON: [UInt8] = []
+  /// The type vocabulary table text.
+  public var vocabularyTSV: String = ""
+  /// The abbreviation table text.
+  public var abbreviationsTSV: String = ""
+  /// Newest element timestamp, seconds since 1970.
+  public var dataTimestamp: UInt64 = 0
+  /// Hash of the build options.
+  public var optionsHash: UInt64 = 0
+
+  /// Creates empty content.
+  public init() {}
+}
+
+/// Serializes ``IndexContent`` into a complete file image. Deterministic: the same content gives
+/// the same bytes.
+public enum IndexImageWriter {
+  /// The file image and the number of distinct tokens.
+  public static func image(_ content: IndexContent) -> (bytes: [UInt8], tokenCount: Int) {
+    precondition(content.places.count == content.placeTerms.count)
+    precondition(content.places.count == content.placeContextTerms.count)
+    // Token dictionary and postings.
+    var tokenSet = Set<String>()
+    for terms in content.placeTerms { tokenSet.formUnion(terms) }
+    for terms in content.placeContextTerms { tokenSet.formUnion(terms) }
+    let tokens = tokenSet.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+    var tokenID: [String: Int] = [:]
+    tokenID.reserveCapacity(tokens.count)
+    for (i, t) in tokens.enumerated() { tokenID[t] = i }
+    var lists = [[Int]](repeating: [], count: tokens.count)
+    var places = content.places
+    for p in places.indices {
+      let ids = Set(content.placeTerms[p].map { tokenID[$0]! })
+      let contextIDs = Set(content.placeContextTerms[p].map { tokenID[$0]! }).subtracting(ids)
+      places[p].tokens = ids.sorted()
+      places[p].contextTokens = contextIDs.sorted()
+      for t in ids.union(contextIDs).sorted() { lists[t].append(p) }
+    }
+    // Strings.
+    var strings = StringTableBuilder()
+    for p in places { PlaceTableWriter.registerStrings(of: p, in: &strings) }
+    for n in content.typeNames { strings.insert(n) }
+    strings.freeze()
+
+    var file = IndexFileWriter()
+    file.dataTimestamp = content.dataTimestamp
+    file.optionsHash = content.optionsHash
+    file.add(.metadata, content.metadataJSON)
+    file.add(.strings, strings.serialize())
+    file.add(
+      .types,
+      TypeTableWriter.serialize(
+        names: content.typeNames, lists: content.typeLists, strings: strings))
+    file.add(.vocabulary, Array(content.vocabularyTSV.utf8))
+    file.add(.places, PlaceTableWriter.serialize(places, strings: strings))
+    file.add(.tokens, TokenDictionaryWriter.serialize(tokens))
+    file.add(.postings, PostingsWriter.serialize(lists))
+    file.add(.abbreviations, Array(content.abbreviationsTSV.utf8))
+    file.add(.placeIDs, PlaceIDTableWriter.serialize(places))
+    return (file.image(), tokens.count)
+  }
+}

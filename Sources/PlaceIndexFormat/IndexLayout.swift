@@ -1,0 +1,80 @@
+// The PlaceIndex file layout, version 1.0. docs/FORMAT.md has the full description; this is the
+// summary next to the code that implements it. All integers are little-endian; all offsets are
+// from the start of the file; every section starts on an 8-byte boundary.
+//
+//   offset  size  field
+//   0       8     magic: 89 50 4C 49 44 58 0D 0A  ("\x89PLIDX\r\n")
+//   8       2     format major version (1)
+//   10      2     format minor version (0)
+//   12      4     flags (0; reserved)
+//   16      8     file length in bytes
+//   24      4     section count N
+//   28      4     CRC-32 of the section table
+//   32      8     data timestamp: newest OSM element timestamp, seconds since 1970 (0 if unknown)
+//   40      8     build options hash (FNV-1a 64 of the canonical options string)
+//   48      12    reserved, zero
+//   60      4     CRC-32 of bytes 0..<60
+//   64      24*N  section table, entries sorted by kind:
+//                   u32 kind, u32 CRC-32 of the section bytes, u64 offset, u64 length
+//   ...           sections
+//
+// Opening reads the header and the table only (O(1) in the file size); `verify()` checks every
+// section checksum and every internal reference.
+
+/// Constants of the file layout.
+public enum IndexLayout {
+  /// The first 8 bytes of every index file.
+  public static let magic: [UInt8] = [0x89, 0x50, 0x4C, 0x49, 0x44, 0x58, 0x0D, 0x0A]
+  /// The major version this code reads and writes; another major version is refused.
+  public static let majorVersion: UInt16 = 1
+  /// The minor version this code writes; a reader accepts every minor version of its major.
+  public static let minorVersion: UInt16 = 0
+  /// Header size in bytes.
+  public static let headerSize = 64
+  /// Section table entry size in bytes.
+  public static let sectionEntrySize = 24
+  /// Alignment of every section's start.
+  public static let sectionAlignment = 8
+}
+
+/// The kinds of section. A reader skips kinds it does not know.
+public enum SectionKind: UInt32, Sendable, CaseIterable {
+  /// UTF-8 JSON: source, attribution, licence, counts, build options.
+  case metadata = 1
+  /// Deduplicated strings referenced by id.
+  case strings = 2
+  /// Place type names and per-place type lists.
+  case types = 3
+  /// The place type vocabulary (Data/place_types.tsv), for validating filters.
+  case vocabulary = 4
+  /// Place records in rank order (most important first).
+  case places = 5
+  /// Sorted token dictionary in front-coded blocks.
+  case tokens = 6
+  /// Postings: for each token, the places that carry it.
+  case postings = 7
+  /// The abbreviation table (Data/abbreviations.tsv), for highlighting.
+  case abbreviations = 8
+  /// Place IDs sorted, for place details by ID.
+  case placeIDs = 9
+
+  /// The section's name in messages.
+  public var name: String {
+    switch self {
+    case .metadata: "META"
+    case .strings: "STRINGS"
+    case .types: "TYPES"
+    case .vocabulary: "VOCABULARY"
+    case .places: "PLACES"
+    case .tokens: "TOKENS"
+    case .postings: "POSTINGS"
+    case .abbreviations: "ABBREVIATIONS"
+    case .placeIDs: "PLACE IDS"
+    }
+  }
+
+  /// The name of a section kind that may be unknown to this reader.
+  public static func name(of raw: UInt32) -> String {
+    SectionKind(rawValue: raw)?.name ?? "kind \(raw)"
+  }
+}

@@ -1,0 +1,62 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Read-only bytes of an index: a memory-mapped file or an owned copy.
+///
+/// This is the one platform-specific file of the reader: it uses POSIX `open`/`mmap`, which
+/// Linux and Apple platforms share. The bytes never change after creation, which is what makes
+/// sharing them between threads safe.
+public final class MappedBytes: @unchecked Sendable {
+  /// The bytes. Valid for the lifetime of this object.
+  public let buffer: UnsafeRawBufferPointer
+  private let mapped: Bool
+
+  /// Maps the file at `path` read-only.
+  public init(path: String) throws {
+    let fd = open(path, O_RDONLY)
+    guard fd >= 0 else {
+      throw IndexFormatError.cannotOpen(path: path, reason: String(cString: strerror(errno)))
+    }
+    defer { close(fd) }
+    var st = stat()
+    guard fstat(fd, &st) == 0 else {
+      throw IndexFormatError.cannotOpen(path: path, reason: String(cString: strerror(errno)))
+    }
+    guard (st.st_mode & S_IFMT) == S_IFREG else {
+      throw IndexFormatError.cannotOpen(path: path, reason: "not a regular file")
+    }
+    let size = Int(st.st_size)
+    if size == 0 {
+      buffer = UnsafeRawBufferPointer(start: nil, count: 0)
+      mapped = false
+      return
+    }
+    let p = mmap(nil, size, PROT_READ, MAP_PRIVATE, fd, 0)
+    guard let p, p != MAP_FAILED else {
+      throw IndexFormatError.cannotOpen(path: path, reason: String(cString: strerror(errno)))
+    }
+    buffer = UnsafeRawBufferPointer(start: p, count: size)
+    mapped = true
+  }
+
+  /// Copies `bytes` into memory owned by this object.
+  public init(copying bytes: [UInt8]) {
+    let p = UnsafeMutableRawBufferPointer.allocate(byteCount: max(bytes.count, 1), alignment: 16)
+    bytes.withUnsafeBytes { p.copyMemory(from: $0) }
+    buffer = UnsafeRawBufferPointer(rebasing: p[0..<bytes.count])
+    mapped = false
+  }
+
+  deinit {
+    if mapped {
+      munmap(UnsafeMutableRawPointer(mutating: buffer.baseAddress), buffer.count)
+    } else if let base = buffer.baseAddress {
+      base.deallocate()
+    }
+  }
+}

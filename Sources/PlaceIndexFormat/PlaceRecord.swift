@@ -1,0 +1,132 @@
+// PLACES section layout:
+//   u32 count
+//   u32 offsets[count + 1]   offset of each record from the start of the record area
+//   record area; place i's record (all varints; "sid" = string id in STRINGS):
+//     (osmID << 2) | kind            kind 0 node, 1 way, 2 relation
+//     zigzag latitude, zigzag longitude   in 1e-7 degrees
+//     importance                     0...65535, higher is more important
+//     type list id                   into TYPES
+//     sid primary text
+//     n, then n sids                 secondary text parts, most specific first
+//     sid+1 of the ISO country code  (0 = unknown)
+//     n, then n × (sid language, sid name)   alternative names ("" language = no language)
+//     n, then n × (component kind, sid long text, sid+1 short text)   address components
+//     n, then n name token ids       sorted; first absolute, then gaps (terms of the names)
+//     n, then n context token ids    the same, for terms of the address and admin areas
+
+/// What an address component is; stored as one byte, shown as the service's type names.
+public enum AddressComponentKind: UInt8, Sendable, CaseIterable {
+  case streetNumber = 0
+  case route = 1
+  case subpremise = 2
+  case postalCode = 3
+  case neighborhood = 4
+  case sublocality = 5
+  case locality = 6
+  case adminArea2 = 7
+  case adminArea1 = 8
+  case country = 9
+
+  /// The component's types, as the service lists them.
+  public var types: [String] {
+    switch self {
+    case .streetNumber: ["street_number"]
+    case .route: ["route"]
+    case .subpremise: ["subpremise"]
+    case .postalCode: ["postal_code"]
+    case .neighborhood: ["neighborhood", "political"]
+    case .sublocality: ["sublocality", "political"]
+    case .locality: ["locality", "political"]
+    case .adminArea2: ["administrative_area_level_2", "political"]
+    case .adminArea1: ["administrative_area_level_1", "political"]
+    case .country: ["country", "political"]
+    }
+  }
+}
+
+/// One address component of a place.
+public struct AddressComponent: Sendable, Hashable {
+  /// What the component is.
+  public var kind: AddressComponentKind
+  /// The full text, e.g. "Liechtenstein".
+  public var longText: String
+  /// The short text, e.g. "LI"; equal to the long text when there is no short form.
+  public var shortText: String
+
+  /// Creates a component.
+  public init(kind: AddressComponentKind, longText: String, shortText: String) {
+    self.kind = kind
+    self.longText = longText
+    self.shortText = shortText
+  }
+}
+
+/// A place as the writer takes it and the reader returns it.
+public struct PlaceRecord: Sendable, Hashable {
+  /// 0 node, 1 way, 2 relation.
+  public var osmKind: UInt8
+  /// The OSM id.
+  public var osmID: Int64
+  /// Latitude in 1e-7 degrees.
+  public var latitudeE7: Int32
+  /// Longitude in 1e-7 degrees.
+  public var longitudeE7: Int32
+  /// Higher is more important.
+  public var importance: UInt16
+  /// Id of the place's type list in TYPES.
+  public var typeList: Int
+  /// The name, or "street number" for an address.
+  public var primaryText: String
+  /// Disambiguating parts, most specific first; the country name last when known.
+  public var secondaryParts: [String]
+  /// ISO 3166-1 alpha-2 code, or "" when unknown.
+  public var countryCode: String
+  /// Names in other languages or alternative names: (language or "", name).
+  public var names: [LocalizedName]
+  /// Address components.
+  public var components: [AddressComponent]
+  /// Ids of the tokens of the place's names, sorted.
+  public var tokens: [Int]
+  /// Ids of the tokens of its address and admin areas, sorted.
+  public var contextTokens: [Int] = []
+
+  /// Creates a record.
+  public init(
+    osmKind: UInt8, osmID: Int64, latitudeE7: Int32, longitudeE7: Int32, importance: UInt16,
+    typeList: Int, primaryText: String, secondaryParts: [String], countryCode: String,
+    names: [LocalizedName], components: [AddressComponent], tokens: [Int]
+  ) {
+    self.osmKind = osmKind
+    self.osmID = osmID
+    self.latitudeE7 = latitudeE7
+    self.longitudeE7 = longitudeE7
+    self.importance = importance
+    self.typeList = typeList
+    self.primaryText = primaryText
+    self.secondaryParts = secondaryParts
+    self.countryCode = countryCode
+    self.names = names
+    self.components = components
+    self.tokens = tokens
+  }
+
+  /// The place ID: kind letter and decimal id, e.g. "N240109189".
+  public var placeID: String {
+    let letter = osmKind == 0 ? "N" : osmKind == 1 ? "W" : "R"
+    return letter + String(osmID)
+  }
+}
+
+/// A name with its language tag ("" when the tag has none, e.g. `alt_name`).
+public struct LocalizedName: Sendable, Hashable {
+  /// Language code, e.g. "sv", or "" for the default name and alternatives.
+  public var language: String
+  /// The name.
+  public var name: String
+
+  /// Creates a name.
+  public init(language: String, name: String) {
+    self.language = language
+    self.name = name
+  }
+}

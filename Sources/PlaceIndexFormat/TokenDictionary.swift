@@ -1,0 +1,194 @@
+// TOKENS section layout (front-coded blocks, as in Lucene's terms index):
+//   u32 tokenCount
+//   u32 blockSize              tokens per block (the last block may hold fewer)
+//   u32 blockCount
+//   u32 blockOffsets[blockCount]   offset of each block from the start of the data area
+//   data area: per block, per token:
+//     first token of a block: varint length, bytes
+//     other tokens:           varint shared-prefix length with the previous token,
+//                             varint suffix length, suffix bytes
+// Tokens are distinct, sorted bytewise; a token's id is its position. A prefix therefore names a
+// contiguous id range, found by a binary search over the blocks' first tokens and a scan of at
+// most two blocks: time proportional to the prefix and the block size, not the dictionary.
+
+/// Looks up tokens, exact or by prefix, in the sorted token dictionary.
+public struct TokenDictionary: @unchecked Sendable {
+  let reader: ByteReader
+  /// Number of tokens.
+  public let count: Int
+  let blockSize: Int
+  let blockCount: Int
+  let dataStart: Int
+
+  /// Reads the section header.
+  public init(_ bytes: UnsafeRawBufferPointer, fileOffset: Int) throws {
+    var r = ByteReader(bytes, section: "TOKENS", fileOffset: fileOffset)
+    count = Int(try r.u32())
+    blockSize = Int(try r.u32())
+    blockCount = Int(try r.u32())
+    guard blockSize > 0, blockSize <= 4096,
+      blockCount == (count + blockSize - 1) / blockSize, blockCount < bytes.count
+    else {
+      throw r.fault(
+        "block header (count \(count), size \(blockSize), blocks \(blockCount)) is inconsistent",
+        at: 0)
+    }
+    dataStart = 12 + 4 * blockCount
+    guard dataStart <= bytes.count else { throw r.fault("block table runs past the end") }
+    reader = r
+  }
+
+  /// Decodes the tokens of block `b` into `out` (cleared first).
+  func block(_ b: Int, into out: inout [[UInt8]]) throws {
+    out.removeAll(keepingCapacity: true)
+    var r = reader
+    r.offset = dataStart + Int(try reader.u32(at: 12, index: b))
+    let n = min(blockSize, count - b * blockSize)
+    var previous: [UInt8] = []
+    for i in 0..<n {
+      var token: [UInt8]
+      if i == 0 {
+        let len = try r.varint(below: 1 << 16)
+        token = Array(try r.bytes(len))
+      } else {
+        let shared = try r.varint(below: previous.count + 1)
+        let len = try r.varint(below: 1 << 16)
+        token = Array(previous[0..<shared])
+        token.append(contentsOf: try r.bytes(len))
+      }
+      out.append(token)
+      previous = token
+    }
+  }
+
+  /// The first token of block `b`, compared without building an array.
+  func firstToken(_ b: Int) throws -> UnsafeRawBufferPointer {
+    var r = reader
+    r.offset = dataStart + Int(try reader.u32(at: 12, index: b))
+    let len = try r.varint(below: 1 << 16)
+    return try r.bytes(len)
+  }
+
+  /// The id of the first token that is ≥ `key` bytewise (== count when none).
+  public func lowerBound(_ key: [UInt8]) throws -> Int {
+    if count == 0 { return 0 }
+    // Last block whose first token is <= key.
+    var lo = 0
+    var hi = blockCount
+    while lo < hi {
+      let mid = (lo + hi) / 2
+      let first = try firstToken(mid)
+      if !key.lexicographicallyPrecedes(first) { lo = mid + 1 } else { hi = mid }
+    }
+    let b = max(0, lo - 1)
+    var tokens: [[UInt8]] = []
+    try block(b, into: &tokens)
+    for (i, t) in tokens.enumerated() where !t.lexicographicallyPrecedes(key) {
+      return b * blockSize + i
+    }
+    return min(count, (b + 1) * blockSize)
+  }
+
+  /// The ids of all tokens that start with `prefix`.
+  public func prefixRange(_ prefix: String) throws -> Range<Int> {
+    let key = Array(prefix.utf8)
+    let lo = try lowerBound(key)
+    guard let upper = successor(key) else { return lo..<count }
+    let hi = try lowerBound(upper)
+    return lo..<max(lo, hi)
+  }
+
+  /// The id of `token`, if it is in the dictionary.
+  public func exactID(_ token: String) throws -> Int? {
+    let key = Array(token.utf8)
+    let id = try lowerBound(key)
+    guard id < count, try tokenBytes(id) == key else { return nil }
+    return id
+  }
+
+  /// The bytes of token `id`.
+  public func tokenBytes(_ id: Int) throws -> [UInt8] {
+    guard id >= 0, id < count else { throw reader.fault("token id \(id) out of range", at: 0) }
+    var tokens: [[UInt8]] = []
+    try block(id / blockSize, into: &tokens)
+    return tokens[id % blockSize]
+  }
+
+  /// The text of token `id`.
+  public func token(_ id: Int) throws -> String {
+    String(decoding: try tokenBytes(id), as: UTF8.self)
+  }
+
+  /// Calls `body` with every token in order (for typo search and verification).
+  public func forEach(_ body: (Int, [UInt8]) throws -> Void) throws {
+    var tokens: [[UInt8]] = []
+    for b in 0..<blockCount {
+      try block(b, into: &tokens)
+      for (i, t) in tokens.enumerated() { try body(b * blockSize + i, t) }
+    }
+  }
+
+  /// Checks that every block decodes and that tokens are strictly increasing.
+  public func verify() throws {
+    var previous: [UInt8]? = nil
+    try forEach { id, t in
+      if let p = previous, !p.lexicographicallyPrecedes(t) {
+        throw reader.fault("token \(id) is not greater than its predecessor", at: 0)
+      }
+      previous = t
+    }
+  }
+
+  /// The smallest byte string greater than every string starting with `key`, or nil if none.
+  func successor(_ key: [UInt8]) -> [UInt8]? {
+    var k = key
+    while let last = k.last {
+      if last < 0xFF {
+        k[k.count - 1] = last + 1
+        return k
+      }
+      k.removeLast()
+    }
+    return nil
+  }
+}
+
+/// Writes a sorted token list as a front-coded TOKENS section.
+public enum TokenDictionaryWriter {
+  /// Tokens per block.
+  public static let blockSize = 16
+
+  /// The section bytes for `tokens`, which must be distinct and sorted bytewise.
+  public static func serialize(_ tokens: [String]) -> [UInt8] {
+    let blockCount = (tokens.count + blockSize - 1) / blockSize
+    var data = ByteWriter()
+    var offsets: [UInt32] = []
+    var previous: [UInt8] = []
+    for (i, token) in tokens.enumerated() {
+      let bytes = Array(token.utf8)
+      if i % blockSize == 0 {
+        offsets.append(UInt32(data.count))
+        data.varint(bytes.count)
+        data.append(bytes)
+      } else {
+        precondition(
+          previous.lexicographicallyPrecedes(bytes), "tokens must be sorted and distinct")
+        var shared = 0
+        while shared < min(previous.count, bytes.count) && previous[shared] == bytes[shared] {
+          shared += 1
+        }
+        data.varint(shared)
+        data.varint(bytes.count - shared)
+        data.append(bytes[shared...])
+      }
+      previous = bytes
+    }
+    var w = ByteWriter()
+    w.u32(UInt32(tokens.count))
+    w.u32(UInt32(blockSize))
+    w.u32(UInt32(blockCount))
+    for o in offsets { w.u32(o) }
+    w.append(data.bytes)
+    return w.bytes
+  }
+}

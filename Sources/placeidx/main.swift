@@ -1,0 +1,86 @@
+import Foundation
+import PlaceCore
+import PlaceIndex
+import PlaceIndexBuilder
+import PlaceIndexFormat
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+let usage = """
+  placeidx: offline place autocomplete from OpenStreetMap extracts.
+
+  USAGE
+    placeidx build EXTRACT -o FILE [--data DIR] [--quiet] [--report]
+    placeidx build --pipeline NAME [--root DIR] [--data DIR] [--quiet] [--report]
+    placeidx query --index FILE [--index FILE…] QUERY [request options] [--json]
+    placeidx query --index FILE [--index FILE…] --jsonl
+    placeidx details --index FILE ID [--fields a,b,c] [--language xx] [--json]
+    placeidx inspect FILE
+    placeidx verify FILE
+    placeidx pluscode encode|decode|shorten|recover …
+
+  REQUEST OPTIONS (query)
+    --origin LAT,LNG            distances are measured from here
+    --bias-circle LAT,LNG,R     prefer places within R meters (0..50000)
+    --bias-rect LAT,LNG,LAT,LNG prefer places in the rectangle (low corner, high corner)
+    --restrict-circle LAT,LNG,R only places within R meters (R > 0)
+    --restrict-rect LAT,LNG,LAT,LNG  only places in the rectangle
+    --types a,b                 up to 5 primary types, or one of address, establishment,
+                                geocode, (regions), (cities)
+    --countries xx,yy           up to 15 region codes
+    --region XX                 format for this region (its country name is left out)
+    --language xx               preferred name language
+    --offset N                  cursor offset in the query (Unicode characters)
+    --max N                     most suggestions (default 5)
+
+  JSON LINES (query --jsonl)
+    One request per line on stdin, one response per line on stdout, flushed, in order.
+    Request fields (Places API New names): input, inputOffset, origin {latitude, longitude},
+    locationBias / locationRestriction ({circle {center, radius}} or {rectangle {low, high}}),
+    includedPrimaryTypes, includedRegionCodes, languageCode, regionCode, sessionToken,
+    maxResultCount. includeQueryPredictions and includePureServiceAreaBusinesses are accepted
+    and ignored. A bad request gets {"error":{"code":400,…}} on its line; the stream goes on.
+
+  EXIT STATUS
+    0 success, 1 failure (bad input file, bad request), 2 bad command line.
+  """
+
+/// Prints to stderr.
+func printError(_ text: String) {
+  FileHandle.standardError.write((text + "\n").data(using: .utf8)!)
+}
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+do {
+  guard let command = arguments.first else { throw UsageError("no command given\n\n" + usage) }
+  let rest = Array(arguments.dropFirst())
+  switch command {
+  case "build": try BuildCommand.run(rest)
+  case "query": try QueryCommand.run(rest)
+  case "details": try DetailsCommand.run(rest)
+  case "inspect": try InspectCommand.run(rest, verify: false)
+  case "verify": try InspectCommand.run(rest, verify: true)
+  case "pluscode":
+    do {
+      print(try PlusCodeCommand.run(rest))
+    } catch let e as PlusCodeCommandError {
+      printError("placeidx pluscode: \(e)")
+      exit(1)
+    }
+  case "help", "--help", "-h": print(usage)
+  default: throw UsageError("unknown command '\(command)'\n\n" + usage)
+  }
+} catch let e as UsageError {
+  printError("placeidx: \(e)")
+  exit(2)
+} catch let e as PlacesError {
+  printError("placeidx: \(e.message)")
+  exit(1)
+} catch {
+  printError("placeidx: \(error)")
+  exit(1)
+}
