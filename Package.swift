@@ -44,15 +44,21 @@ let package = Package(
     .executableTarget(
       name: "placeidx", dependencies: ["PlaceIndex", "PlaceIndexBuilder", "PlaceCore"]),
 
+    // Paths and process helpers shared by the test targets.
+    .target(name: "TestSupport", path: "Tests/Support"),
     .testTarget(name: "PlaceCoreTests", dependencies: ["PlaceCore"]),
-    .testTarget(name: "PlaceIndexFormatTests", dependencies: ["PlaceIndexFormat"]),
+    .testTarget(name: "PlaceIndexFormatTests", dependencies: ["PlaceIndexFormat", "TestSupport"]),
     .testTarget(name: "OSMReaderTests", dependencies: ["OSMReader"]),
     .testTarget(
       name: "PlaceIndexBuilderTests",
-      dependencies: ["PlaceIndexBuilder", "PlaceIndex", "PlaceIndexFormat"]),
-    .testTarget(name: "PlaceIndexTests", dependencies: ["PlaceIndex", "PlaceIndexBuilder"]),
+      dependencies: ["PlaceIndexBuilder", "PlaceIndex", "PlaceIndexFormat", "TestSupport"]),
     .testTarget(
-      name: "EndToEndTests", dependencies: ["PlaceIndex", "PlaceIndexBuilder", "placeidx"]),
+      name: "PlaceIndexTests", dependencies: ["PlaceIndex", "PlaceIndexBuilder", "TestSupport"]),
+    .testTarget(
+      name: "EndToEndTests",
+      dependencies: [
+        "PlaceIndex", "PlaceIndexBuilder", "PlaceIndexFormat", "TestSupport", "placeidx",
+      ]),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -49,6 +49,7 @@ final class ExtractInput {
       let fd = dup(fileno(f))
       fclose(f)
       guard fd >= 0, let handle = gzdopen(fd, "rb") else {
+        if fd >= 0 { closeDescriptor(fd) }
         throw OSMReaderError.cannotOpen(path: path, reason: "cannot start gzip decoder")
       }
       gzbuffer(handle, 1 << 17)
@@ -169,4 +170,9 @@ final class ExtractInput {
       self.file = nil
     }
   }
+}
+
+/// Closes a file descriptor (the class's own `close()` hides the C function inside it).
+private func closeDescriptor(_ fd: Int32) {
+  _ = close(fd)
 }

@@ -26,7 +26,28 @@ struct RawAttribute {
     UnsafeBufferPointer(start: start, count: end - start)
   }
 
-  var string: String { String(decoding: bytes, as: UTF8.self) }
+  /// The value as text. libxml2 (2.9, entities not substituted) hands over each `&` of an
+  /// attribute value as the character reference `&#38;`; it is turned back into `&` here.
+  var string: String {
+    let b = bytes
+    guard b.contains(UInt8(ascii: "&")) else { return String(decoding: b, as: UTF8.self) }
+    var out: [UInt8] = []
+    out.reserveCapacity(b.count)
+    var i = 0
+    let ref: [UInt8] = Array("&#38;".utf8)
+    while i < b.count {
+      if b[i] == UInt8(ascii: "&"), i + ref.count <= b.count,
+        b[i..<(i + ref.count)].elementsEqual(ref)
+      {
+        out.append(UInt8(ascii: "&"))
+        i += ref.count
+      } else {
+        out.append(b[i])
+        i += 1
+      }
+    }
+    return String(decoding: out, as: UTF8.self)
+  }
 
   /// The value as a decimal integer, or nil when it is not one.
   var integer: Int64? {

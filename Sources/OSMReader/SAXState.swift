@@ -39,15 +39,31 @@ final class SAXState {
     }
   }
 
+  /// Records a problem inside an element that is still delivered.
+  func note(_ message: String) {
+    if stats.warnings.count < 20 { stats.warnings.append("\(path):\(line): \(message)") }
+  }
+
   /// Stops the parse with `error`.
   func fail(_ error: Error) {
     if self.error == nil { self.error = error }
     if let context { xmlStopParser(context) }
   }
 
+  /// Deepest element nesting accepted; OSM XML needs 3. libxml2's own limit is not enforced by
+  /// its push parser in 2.9, so hostile nesting is stopped here.
+  static let maxDepth = 256
+
   func start(name: RawName, attributes: RawAttributes) {
     depth += 1
     if error != nil { return }
+    if depth > SAXState.maxDepth {
+      fail(
+        OSMReaderError.malformedXML(
+          path: path, line: line, column: context.map { Int(xmlSAX2GetColumnNumber($0)) } ?? 0,
+          message: "elements nested deeper than \(SAXState.maxDepth) levels"))
+      return
+    }
     if let kind = current {
       // Children of node/way/relation.
       guard depth == currentDepth + 1 else { return }

@@ -43,8 +43,10 @@ struct SampleExtractTests {
       mismatches += 1
       if mismatches <= 5 {
         Issue.record(
-          "\(want): reader gave \(got.tags), \(got.nodeRefs), \(got.members); text has \(want.tags), \(want.nodeRefs), \(want.members)"
-        )
+          """
+          \(want): the reader gave tags \(got.tags), refs \(got.nodeRefs), members \(got.members);
+          the file text has tags \(want.tags), refs \(want.nodeRefs), members \(want.members)
+          """)
       }
     }
     #expect(mismatches == 0)
@@ -342,13 +344,20 @@ struct ReaderErrorTests {
   @Test(
     "more malformed documents fail with .malformedXML",
     arguments: [
-      "<osm version=\"0.6\"><node id=\"1\" lat=\"1\" lon=\"1\">",  // unclosed at end of input
-      "<osm version=\"0.6\"><node id=\"1\" lat=\"1\" lon=\"1\" id=\"2\"/></osm>",  // repeated attribute
-      "<osm version=\"0.6\"><node id=\"1\" lat=1 lon=\"1\"/></osm>",  // unquoted attribute
-      "<osm version=\"0.6\"><tag k=\"a\" v=\"<\"/></osm>",  // < in attribute
-      "<osm version=\"0.6\"></osm><osm/>",  // two roots
-      "<osm version=\"0.6\"><node id=\"1\" lat=\"1\" lon=\"1\"><tag k=\"a\" v=\"&undefined;\"/></node></osm>",
-      "<?xml version=\"1.0\" encoding=\"UTF-8\"?><osm version=\"0.6\"><node id=\"1\" lat=\"1\" lon=\"1\"><tag k=\"a\" v=\"\u{FFFE}\"/></node></osm>",
+      // Unclosed at the end of the input.
+      #"<osm version="0.6"><node id="1" lat="1" lon="1">"#,
+      // A repeated attribute.
+      #"<osm version="0.6"><node id="1" lat="1" lon="1" id="2"/></osm>"#,
+      // An unquoted attribute.
+      #"<osm version="0.6"><node id="1" lat=1 lon="1"/></osm>"#,
+      // A '<' in an attribute value.
+      #"<osm version="0.6"><tag k="a" v="<"/></osm>"#,
+      // Two root elements.
+      #"<osm version="0.6"></osm><osm/>"#,
+      // An undeclared entity.
+      #"<osm version="0.6"><node id="1" lat="1" lon="1"><tag k="a" v="&undefined;"/></node></osm>"#,
+      // A character that XML does not allow.
+      #"<osm version="0.6"><node id="1" lat="1" lon="1"><tag k="a" v="\#u{FFFE}"/></node></osm>"#,
     ])
   func moreMalformed(xml: String) throws {
     let dir = try TemporaryDirectory()
@@ -369,9 +378,9 @@ struct ReaderErrorTests {
   @Test(
     "a document whose root is not <osm> gives .notOSM",
     arguments: [
-      "<?xml version=\"1.0\"?><gpx version=\"1.1\"><wpt lat=\"1\" lon=\"1\"/></gpx>",
-      "<?xml version=\"1.0\"?><html><body><node id=\"1\" lat=\"1\" lon=\"1\"/></body></html>",
-      "<osmChange version=\"0.6\"><create><node id=\"1\" lat=\"1\" lon=\"1\"/></create></osmChange>",
+      #"<?xml version="1.0"?><gpx version="1.1"><wpt lat="1" lon="1"/></gpx>"#,
+      #"<?xml version="1.0"?><html><body><node id="1" lat="1" lon="1"/></body></html>"#,
+      #"<osmChange version="0.6"><create><node id="1" lat="1" lon="1"/></create></osmChange>"#,
     ])
   func notOSM(xml: String) throws {
     let dir = try TemporaryDirectory()

@@ -114,7 +114,25 @@ struct PlaceAssembler {
     let name = t["name"] ?? t["brand"]
     let housenumber = PlaceAssembler.housenumber(t)
     let street = t["addr:street"] ?? t["addr:place"]
-    let admin = resolver.resolve(latitudeE7: e.latitudeE7, longitudeE7: e.longitudeE7, tags: t)
+    var admin = resolver.resolve(latitudeE7: e.latitudeE7, longitudeE7: e.longitudeE7, tags: t)
+    // An admin area or settlement lies only in the levels above its own.
+    switch classification?.primaryType {
+    case "country":
+      admin = AdminContext(countryCode: admin.countryCode, countryName: admin.countryName)
+    case "administrative_area_level_1":
+      admin = AdminContext(countryCode: admin.countryCode, countryName: admin.countryName)
+    case "administrative_area_level_2":
+      admin = AdminContext(
+        countryCode: admin.countryCode, countryName: admin.countryName, region: admin.region,
+        regionShort: admin.regionShort)
+    case "locality", "administrative_area_level_3", "postal_town":
+      admin.locality = nil
+      admin.sublocality = nil
+      admin.postcode = t["addr:postcode"]
+    case "sublocality", "sublocality_level_1", "neighborhood":
+      admin.sublocality = nil
+    default: break
+    }
     let country = countries.country(admin.countryCode ?? "ZZ")
     let localityValues: [String: String] = [
       "postcode": admin.postcode ?? "", "locality": admin.locality ?? "",

@@ -17,6 +17,8 @@ struct AdminResolver {
   let areas: [AdminArea]
   let settlements: [Settlement]
   let countries: CountryTable
+  /// Country codes tagged (`addr:country`) in each 0.1-degree cell: the last fallback.
+  let countryCells: [Int64: String]
 
   /// Rings that were assembled into usable areas.
   var areaCount: Int { areas.count }
@@ -44,6 +46,32 @@ struct AdminResolver {
           countryCode: e.tags["addr:country"]?.uppercased()))
     }
     self.settlements = settlements
+    var votes: [Int64: [String: Int]] = [:]
+    for e in elements {
+      guard let cc = e.tags["addr:country"], cc.count == 2 else { continue }
+      votes[AdminResolver.cell(e.latitudeE7, e.longitudeE7), default: [:]][
+        cc.uppercased(), default: 0] += 1
+    }
+    countryCells = votes.mapValues { v in v.max { ($0.value, $1.key) < ($1.value, $0.key) }!.key }
+  }
+
+  /// The 0.1-degree cell of a point.
+  static func cell(_ lat: Int32, _ lon: Int32) -> Int64 {
+    Int64(lat / 1_000_000) * 100_000 + Int64(lon / 1_000_000)
+  }
+
+  /// The country tagged most often in the nearest cell within about 30 km, if any.
+  func nearestTaggedCountry(_ lat: Int32, _ lon: Int32) -> String? {
+    let cy = Int64(lat / 1_000_000)
+    let cx = Int64(lon / 1_000_000)
+    for radius in 0...3 {
+      for dy in -radius...radius {
+        for dx in -radius...radius where max(abs(dy), abs(dx)) == radius {
+          if let cc = countryCells[(cy + Int64(dy)) * 100_000 + cx + Int64(dx)] { return cc }
+        }
+      }
+    }
+    return nil
   }
 
   /// The context of a point with the given tags.
@@ -75,6 +103,9 @@ struct AdminResolver {
     {
       if c.locality == nil { c.locality = s.name }
       if c.countryCode == nil { c.countryCode = s.countryCode }
+    }
+    if c.countryCode == nil && c.countryName == nil {
+      c.countryCode = nearestTaggedCountry(latitudeE7, longitudeE7)
     }
     if let code = c.countryCode {
       let row = countries.country(code)

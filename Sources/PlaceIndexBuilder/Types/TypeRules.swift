@@ -103,7 +103,7 @@ public struct TypeRules: Sendable {
   /// The vocabulary the rules were checked against.
   public let vocabulary: PlaceTypeVocabulary
 
-  /// Rules indexes by key: exact values and any-value rules, each list best rule first.
+  /// Rule indexes by tag key: exact-value and any-value rules, each list best rule first.
   let index: [String: KeyRules]
   /// The classification each rule gives, by rule index.
   let classifications: [PlaceClassification]

@@ -1,0 +1,232 @@
+import Foundation
+import Testing
+
+@testable import PlaceIndexFormat
+
+/// A tiny index image with two places, for layout and error tests.
+func tinyImage(extraSection: UInt32? = nil) -> [UInt8] {
+  var content = IndexContent()
+  content.places = [
+    PlaceRecord(
+      osmKind: 0, osmID: 240_109_189, latitudeE7: 471_410_000, longitudeE7: 95_209_000,
+      importance: 9000, typeList: 0, primaryText: "Café Zürich",
+      secondaryParts: ["Vaduz", "Liechtenstein"], countryCode: "LI",
+      names: [LocalizedName(language: "en", name: "Zurich Cafe")],
+      components: [AddressComponent(kind: .country, longText: "Liechtenstein", shortText: "LI")],
+      tokens: []),
+    PlaceRecord(
+      osmKind: 1, osmID: 4444, latitudeE7: -337_000_000, longitudeE7: 1_512_000_000,
+      importance: 100, typeList: 1, primaryText: "Main Street", secondaryParts: [],
+      countryCode: "", names: [], components: [], tokens: []),
+  ]
+  content.placeTerms = [["cafe", "zurich", "zuerich"], ["main", "street", "st"]]
+  content.placeContextTerms = [["vaduz", "liechtenstein"], []]
+  content.typeNames = ["cafe", "food", "route"]
+  content.typeLists = [[0, 1], [2]]
+  content.metadataJSON = Array(#"{"source":"tiny"}"#.utf8)
+  content.vocabularyTSV = "type\ttable\tgroup\tgeneric\n"
+  content.dataTimestamp = 1_600_000_000
+  return IndexImageWriter.image(content).bytes
+}
+
+func open(_ bytes: [UInt8]) throws -> IndexFile {
+  try IndexFile(bytes: MappedBytes(copying: bytes), path: "tiny.placeidx")
+}
+
+@Suite struct IndexFormatTests {
+  @Test func headerBytesMatchTheDocumentedLayout() throws {
+    let b = tinyImage()
+    #expect(Array(b[0..<8]) == [0x89, 0x50, 0x4C, 0x49, 0x44, 0x58, 0x0D, 0x0A])
+    #expect(b[8] == 1 && b[9] == 0)  // major 1, little-endian
+    #expect(b[10] == 0 && b[11] == 0)  // minor 0
+    let length = b[16..<24].enumerated().reduce(UInt64(0)) {
+      $0 | UInt64($1.element) << (8 * UInt64($1.offset))
+    }
+    #expect(length == UInt64(b.count))
+    let count = Int(b[24]) | Int(b[25]) << 8
+    #expect(count == SectionKind.allCases.count)
+    let stamp = b[32..<40].enumerated().reduce(UInt64(0)) {
+      $0 | UInt64($1.element) << (8 * UInt64($1.offset))
+    }
+    #expect(stamp == 1_600_000_000)
+    // Section table entries are sorted by kind and sections are 8-byte aligned.
+    let f = try open(b)
+    #expect(f.sections.map(\.kind) == f.sections.map(\.kind).sorted())
+    for s in f.sections { #expect(s.offset % 8 == 0) }
+    try f.verifyChecksums()
+  }
+
+  @Test func buildsAreDeterministic() {
+    #expect(tinyImage() == tinyImage())
+  }
+
+  @Test func roundTripsPlacesTokensAndStrings() throws {
+    let f = try open(tinyImage())
+    let (sb, so) = try sectionBytes(f, .strings)
+    let strings = try StringTable(sb, fileOffset: so)
+    let (tb, to) = try sectionBytes(f, .tokens)
+    let tokens = try TokenDictionary(tb, fileOffset: to)
+    #expect(tokens.count == 8)
+    #expect(try tokens.prefixRange("zu").count == 2)
+    #expect(try tokens.exactID("street") != nil)
+    #expect(try tokens.exactID("stree") == nil)
+    let (pb, po) = try sectionBytes(f, .places)
+    let places = try PlaceTable(
+      pb, fileOffset: po, stringCount: strings.count, tokenCount: tokens.count, typeListCount: 2)
+    let e = try places.entry(0)
+    #expect(e.osmID == 240_109_189 && e.osmKind == 0)
+    #expect(try strings.string(e.primaryText) == "Café Zürich")
+    #expect(try e.secondaryParts.map { try strings.string($0) } == ["Vaduz", "Liechtenstein"])
+    #expect(try e.tokens.map { try tokens.token($0) }.sorted() == ["cafe", "zuerich", "zurich"])
+    #expect(
+      try e.contextTokens.map { try tokens.token($0) }.sorted() == ["liechtenstein", "vaduz"])
+    let e1 = try places.entry(1)
+    #expect(e1.latitudeE7 == -337_000_000 && e1.longitudeE7 == 1_512_000_000)
+    let (ib, io) = try sectionBytes(f, .placeIDs)
+    let ids = try PlaceIDTable(ib, fileOffset: io, placeCount: 2)
+    #expect(try ids.placeIndex(kind: 1, id: 4444) == 1)
+    #expect(try ids.placeIndex(kind: 0, id: 4444) == nil)
+  }
+
+  func sectionBytes(_ f: IndexFile, _ kind: SectionKind) throws -> (UnsafeRawBufferPointer, Int) {
+    let (s, b) = try f.requiredBytes(kind)
+    return (b, s.offset)
+  }
+
+  @Test func wrongMagicIsNotAnIndex() {
+    var b = tinyImage()
+    b[1] = 0x51
+    #expect(throws: IndexFormatError.notAnIndex(path: "tiny.placeidx")) { try open(b) }
+  }
+
+  @Test func otherMajorVersionIsRefusedNamingBoth() {
+    var b = tinyImage()
+    b[8] = 2
+    #expect(
+      throws: IndexFormatError.unsupportedVersion(
+        path: "tiny.placeidx", expected: 1, got: 2, gotMinor: 0)
+    ) {
+      try open(b)
+    }
+    let message = IndexFormatError.unsupportedVersion(path: "x", expected: 1, got: 2, gotMinor: 0)
+      .description
+    #expect(message.contains("2.0") && message.contains("1.x"))
+  }
+
+  @Test func newerMinorVersionAndUnknownSectionsAreAccepted() throws {
+    var w = IndexFileWriter()
+    w.add(.metadata, [1, 2, 3])
+    w.add(rawKind: 999, [9, 9])
+    var b = w.image()
+    b[10] = 7  // minor 7
+    // Re-seal the header checksum after editing the minor version.
+    let crc = b.withUnsafeBytes { CRC32.checksum(UnsafeRawBufferPointer(rebasing: $0[0..<60])) }
+    for i in 0..<4 { b[60 + i] = UInt8(truncatingIfNeeded: crc >> (8 * UInt32(i))) }
+    let f = try open(b)
+    #expect(f.minor == 7)
+    #expect(f.sections.count == 2)
+    #expect(f.section(.metadata) != nil)
+  }
+
+  @Test func truncationAtEverySectionBoundaryIsATypedError() throws {
+    let b = tinyImage()
+    let f = try open(b)
+    var cuts =
+      [0, 4, 8, 63, 64, 70] + f.sections.flatMap { [$0.offset, $0.offset + $0.length / 2] }
+    cuts.append(b.count - 1)
+    for cut in cuts where cut < b.count {
+      #expect(throws: IndexFormatError.self) { try open(Array(b[0..<cut])) }
+    }
+  }
+
+  @Test func aFlippedByteInEachSectionIsNamedByVerify() throws {
+    let b = tinyImage()
+    let f = try open(b)
+    for s in f.sections where s.length > 0 {
+      var c = b
+      c[s.offset + s.length / 2] ^= 0x40
+      let g = try open(c)
+      #expect(
+        throws: IndexFormatError.checksumMismatch(
+          path: "tiny.placeidx", section: s.name, expected: s.checksum,
+          actual: CRC32.checksum(Array(c[s.offset..<(s.offset + s.length)])))
+      ) {
+        try g.verifyChecksums()
+      }
+    }
+  }
+
+  @Test func crc32MatchesTheStandardCheckValue() {
+    #expect(CRC32.checksum(Array("123456789".utf8)) == 0xCBF4_3926)
+  }
+
+  @Test func varintsRoundTripAndOverlongOnesFail() throws {
+    var w = ByteWriter()
+    let values: [UInt64] = [0, 1, 127, 128, 300, 1 << 35, UInt64.max]
+    for v in values { w.varint(v) }
+    w.zigzag(-5)
+    let written = MappedBytes(copying: w.bytes)
+    var r = ByteReader(written.buffer, section: "TEST")
+    for v in values { #expect(try r.varint() == v) }
+    #expect(try r.zigzag() == -5)
+    #expect(throws: IndexFormatError.self) { try r.varint() }
+    let overlong = MappedBytes(copying: [UInt8](repeating: 0xFF, count: 11))
+    var o = ByteReader(overlong.buffer, section: "TEST")
+    #expect(throws: IndexFormatError.self) { try o.varint() }
+  }
+
+  /// Seeded property test: prefix enumeration equals a brute-force filter of the sorted list.
+  @Test(arguments: [1, 7, 42, 2026])
+  func prefixRangesEqualBruteForce(seed: UInt64) throws {
+    var rng = SplitMix(seed: seed)
+    let alphabet = Array("abcdeäöz0129/-")
+    var set = Set<String>()
+    for _ in 0..<Int(rng.next() % 400 + 1) {
+      let n = Int(rng.next() % 8 + 1)
+      set.insert(String((0..<n).map { _ in alphabet[Int(rng.next() % UInt64(alphabet.count))] }))
+    }
+    let sorted = set.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+    let bytes = MappedBytes(copying: TokenDictionaryWriter.serialize(sorted))
+    let dict = try TokenDictionary(bytes.buffer, fileOffset: 0)
+    #expect(dict.count == sorted.count)
+    for (i, t) in sorted.enumerated() { #expect(try dict.token(i) == t) }
+    for _ in 0..<100 {
+      let n = Int(rng.next() % 4)
+      let prefix = String((0..<n).map { _ in alphabet[Int(rng.next() % UInt64(alphabet.count))] })
+      let expected = sorted.indices.filter { sorted[$0].utf8.starts(with: prefix.utf8) }
+      let got = try dict.prefixRange(prefix)
+      #expect(Array(got) == expected, "prefix '\(prefix)'")
+    }
+  }
+
+  /// Seeded property test: postings lists come back as written.
+  @Test(arguments: [3, 99])
+  func postingsRoundTrip(seed: UInt64) throws {
+    var rng = SplitMix(seed: seed)
+    let placeCount = 5000
+    let lists: [[Int]] = (0..<200).map { _ in
+      Set((0..<Int(rng.next() % 50)).map { _ in Int(rng.next() % UInt64(placeCount)) }).sorted()
+    }
+    let bytes = MappedBytes(copying: PostingsWriter.serialize(lists))
+    let p = try Postings(bytes.buffer, fileOffset: 0, placeCount: placeCount)
+    for (t, list) in lists.enumerated() {
+      var c = try p.list(t)
+      var got: [Int] = []
+      while let v = try c.next() { got.append(v) }
+      #expect(got == list)
+    }
+  }
+}
+
+/// A small seeded generator (SplitMix64) so property tests repeat exactly.
+struct SplitMix {
+  var state: UInt64
+  init(seed: UInt64) { state = seed }
+  mutating func next() -> UInt64 {
+    state &+= 0x9E37_79B9_7F4A_7C15
+    var z = state
+    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+    return z ^ (z >> 31)
+  }
+}
