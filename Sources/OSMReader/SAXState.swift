@@ -79,7 +79,7 @@ final class SAXState {
           if let r = a.integer {
             refs.append(r)
           } else {
-            warn("way \(id): <nd> without a valid ref")
+            note("way \(id): <nd> without a valid ref")
           }
         }
       } else if name.equals("member"), kind == .relation {

@@ -109,3 +109,11 @@ public final class LoadedIndex: Sendable {
     }
   }
 }
+
+extension LoadedIndex {
+  /// The place ID of the place at `rank` (for tools and tests that walk an index).
+  public func placeIDForTesting(rank: Int) throws -> String {
+    let e = try places.entry(rank)
+    return (e.osmKind == 0 ? "N" : e.osmKind == 1 ? "W" : "R") + String(e.osmID)
+  }
+}
