@@ -250,8 +250,14 @@ struct RealDataTests {
   @Test func theReaderLibraryDependsOnNeitherLibxml2NorZlib() throws {
     // Package.swift's graph, as SwiftPM reports it.
     let swift = URL(fileURLWithPath: "/usr/bin/env")
+    // Its own scratch folder: the running `swift test` holds the lock on .build.
+    let scratch = try TestPaths.temporaryDirectory().path
     let r = try runProcess(
-      swift, ["swift", "package", "--package-path", TestPaths.repoRoot.path, "dump-package"])
+      swift,
+      [
+        "swift", "package", "--package-path", TestPaths.repoRoot.path, "--scratch-path", scratch,
+        "dump-package",
+      ])
     try #require(r.status == 0, "\(r.stderr)")
     let json = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any]
     let targets = try #require(json?["targets"] as? [[String: Any]])
