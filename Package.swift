@@ -59,6 +59,11 @@ let package = Package(
       dependencies: [
         "PlaceIndex", "PlaceIndexBuilder", "PlaceIndexFormat", "TestSupport", "placeidx",
       ]),
+    .testTarget(
+      name: "ReliabilityTests",
+      dependencies: [
+        "PlaceIndex", "PlaceIndexBuilder", "PlaceIndexFormat", "TestSupport", "placeidx",
+      ]),
   ],
   swiftLanguageModes: [.v6]
 )

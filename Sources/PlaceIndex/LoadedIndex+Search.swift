@@ -19,6 +19,8 @@ extension LoadedIndex {
     static let contextExact = 1.2
     static let contextPrefix = 0.8
     static let wholeName = 1.5
+    /// A token found only within typo distance counts this share of a prefix match.
+    static let typoShare = 0.45
     static let importance = 6.0
     static let nearness = 4.0
     /// Distance at which the nearness bonus falls to 1/e of its maximum.
@@ -32,13 +34,22 @@ extension LoadedIndex {
     var resolved: [ResolvedToken] = []
     for t in plan.tokens {
       let range = try tokens.prefixRange(t)
-      if range.isEmpty { return [] }
       var cost = 0
       for id in range {
         cost += try postings.length(id)
         if cost > 1_000_000 { break }
       }
-      resolved.append(ResolvedToken(range: range, exact: try tokens.exactID(t), cost: cost))
+      // Typo candidates only when the token as typed finds few places: a correct prefix with
+      // many places needs no guessing, and the guesses cost a dictionary scan.
+      var typos: [Int] = []
+      if cost < 50 {
+        typos = try typoCandidates(t, excluding: range)
+        for id in typos { cost += try postings.length(id) }
+      }
+      let token = ResolvedToken(
+        range: range, exact: try tokens.exactID(t), typos: typos, cost: cost)
+      if token.isEmpty { return [] }
+      resolved.append(token)
     }
     guard let driverIndex = resolved.indices.min(by: { resolved[$0].cost < resolved[$1].cost })
     else { return [] }
@@ -51,7 +62,7 @@ extension LoadedIndex {
     var best: [ScoredPlace] = []
     var worst = -Double.infinity
 
-    var merger = try PostingsMerger(postings: postings, tokens: driver.range)
+    var merger = try PostingsMerger(postings: postings, tokens: Array(driver.range) + driver.typos)
     while let rank = try merger.next() {
       let entry = try places.entry(rank)
       let importance = Weight.importance * Double(entry.importance) / 65535
@@ -62,24 +73,33 @@ extension LoadedIndex {
       var allInName = true
       var matched = true
       for q in resolved {
-        let inName = contains(entry.tokens, q.range)
-        let inContext = !inName && contains(entry.contextTokens, q.range)
+        var inName = contains(entry.tokens, q.range)
+        var inContext = !inName && contains(entry.contextTokens, q.range)
+        var share = 1.0
+        if !inName && !inContext && !q.typos.isEmpty {
+          inName = intersects(entry.tokens, q.typos)
+          inContext = !inName && intersects(entry.contextTokens, q.typos)
+          share = Weight.typoShare
+        }
         guard inName || inContext else {
           matched = false
           break
         }
         let exact =
-          q.exact.map { e in entry.tokens.contains(e) || entry.contextTokens.contains(e) }
-          ?? false
+          share == 1
+          && (q.exact.map { e in entry.tokens.contains(e) || entry.contextTokens.contains(e) }
+            ?? false)
         if inName {
-          text += exact ? Weight.nameExact : Weight.namePrefix
+          text += share * (exact ? Weight.nameExact : Weight.namePrefix)
         } else {
           allInName = false
-          text += exact ? Weight.contextExact : Weight.contextPrefix
+          text += share * (exact ? Weight.contextExact : Weight.contextPrefix)
         }
       }
       guard matched else { continue }
-      if allInName && entry.tokens.count <= resolved.count * 3 { text += Weight.wholeName }
+      // Every word of the name typed: "Restaurant Weinstube" is that place, not
+      // "Hotel Restaurant Weinstube".
+      if allInName && resolved.count >= entry.nameWordCount { text += Weight.wholeName }
       guard
         typeFilter.accepts(
           primaryType: primaryTypeOfList[entry.typeList],
@@ -113,6 +133,43 @@ extension LoadedIndex {
     return best
   }
 
+  /// Token ids within the allowed edits of `token` (first letter fixed), outside `range`.
+  func typoCandidates(_ token: String, excluding range: Range<Int>) throws -> [Int] {
+    let query = Array(token.utf8)
+    let scalarCount = token.unicodeScalars.count
+    let limit = TypoDistance.allowedEdits(length: scalarCount)
+    guard limit > 0, let first = token.unicodeScalars.first else { return [] }
+    var out: [Int] = []
+    let firstRange = try tokens.prefixRange(String(first))
+    var block: [[UInt8]] = []
+    var id = firstRange.lowerBound
+    while id < firstRange.upperBound {
+      try tokens.block(id / tokens.blockSize, into: &block)
+      let base = (id / tokens.blockSize) * tokens.blockSize
+      for (i, word) in block.enumerated() {
+        let wid = base + i
+        guard wid >= id, wid < firstRange.upperBound, !range.contains(wid) else { continue }
+        if TypoDistance.prefixDistance(query, word, limit: limit) != nil {
+          out.append(wid)
+          if out.count >= 256 { return out }
+        }
+      }
+      id = base + block.count
+    }
+    return out
+  }
+
+  /// Whether two sorted id lists share an id.
+  private func intersects(_ a: [Int], _ b: [Int]) -> Bool {
+    var i = 0
+    var j = 0
+    while i < a.count && j < b.count {
+      if a[i] == b[j] { return true }
+      if a[i] < b[j] { i += 1 } else { j += 1 }
+    }
+    return false
+  }
+
   /// Whether a sorted id list has an id in `range`.
   private func contains(_ sorted: [Int], _ range: Range<Int>) -> Bool {
     var lo = 0
@@ -130,7 +187,7 @@ struct PostingsMerger {
   private var cursors: [PostingsCursor] = []
   private var heads: [(value: Int, cursor: Int)] = []
 
-  init(postings: Postings, tokens: Range<Int>) throws {
+  init(postings: Postings, tokens: [Int]) throws {
     for t in tokens {
       var c = try postings.list(t)
       if let v = try c.next() {

@@ -4,6 +4,11 @@ import PlaceIndexFormat
 extension PlacesClient {
   /// Details of one place, with only the requested properties.
   public func fetchPlace(with request: FetchPlaceRequest) throws(PlacesError) -> Place {
+    try place(for: request)
+  }
+
+  /// The details lookup behind both forms of `fetchPlace`.
+  func place(for request: FetchPlaceRequest) throws(PlacesError) -> Place {
     guard let (kind, id) = PlacesClient.parsePlaceID(request.placeID) else {
       throw .invalidArgument(
         "'\(request.placeID)' is not a place ID (expected N, W or R and digits)")
@@ -33,7 +38,13 @@ extension PlacesClient {
 
   /// Async form of ``fetchPlace(with:)``, in the shape of the service's SDK.
   public func fetchPlace(with request: FetchPlaceRequest) async -> Result<Place, PlacesError> {
-    do { return .success(try fetchPlace(with: request)) } catch { return .failure(error) }
+    do throws(PlacesError) {
+      let found = try place(for: request)
+      sessions.recordSelection(request.sessionToken, placeID: request.placeID)
+      return .success(found)
+    } catch {
+      return .failure(error)
+    }
   }
 
   /// Splits "N123" into (0, 123).

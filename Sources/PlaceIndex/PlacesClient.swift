@@ -7,6 +7,8 @@ import PlaceIndexFormat
 public final class PlacesClient: Sendable {
   /// The loaded indexes, queried as one.
   public let indexes: [LoadedIndex]
+  /// Per-session figures of the requests made through this client.
+  public let sessions = SessionStatistics()
 
   /// Loads the indexes at `paths`.
   public init(indexPaths: [String]) throws(PlacesError) {
@@ -70,8 +72,10 @@ public final class PlacesClient: Sendable {
   public func fetchAutocompleteSuggestions(with request: AutocompleteRequest) async -> Result<
     [AutocompleteSuggestion], PlacesError
   > {
-    do {
-      return .success(try autocompleteSuggestions(for: request))
+    do throws(PlacesError) {
+      let suggestions = try autocompleteSuggestions(for: request)
+      sessions.recordRequest(request.sessionToken)
+      return .success(suggestions)
     } catch {
       return .failure(error)
     }

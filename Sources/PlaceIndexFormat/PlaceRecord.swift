@@ -6,6 +6,7 @@
 //     zigzag latitude, zigzag longitude   in 1e-7 degrees
 //     importance                     0...65535, higher is more important
 //     type list id                   into TYPES
+//     name word count                words in the primary text (ranking: whole-name matches)
 //     sid primary text
 //     n, then n sids                 secondary text parts, most specific first
 //     sid+1 of the ISO country code  (0 = unknown)
@@ -75,6 +76,8 @@ public struct PlaceRecord: Sendable, Hashable {
   public var importance: UInt16
   /// Id of the place's type list in TYPES.
   public var typeList: Int
+  /// Number of words in the primary text.
+  public var nameWordCount: Int = 0
   /// The name, or "street number" for an address.
   public var primaryText: String
   /// Disambiguating parts, most specific first; the country name last when known.

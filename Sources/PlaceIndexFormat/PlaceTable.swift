@@ -12,6 +12,8 @@ public struct PlaceEntry: Sendable {
   public var importance: UInt16
   /// Type list id.
   public var typeList: Int
+  /// Words in the primary text.
+  public var nameWordCount: Int
   /// String id of the primary text.
   public var primaryText: Int
   /// String ids of the secondary parts.
@@ -79,6 +81,7 @@ public struct PlaceTable: @unchecked Sendable {
     }
     let importance = try r.varint(below: 1 << 16)
     let typeList = try r.varint(below: typeListCount)
+    let nameWordCount = try r.varint(below: 1 << 16)
     let primary = try r.varint(below: stringCount)
     let nSecondary = try r.varint(below: 64)
     var secondary: [Int] = []
@@ -107,6 +110,7 @@ public struct PlaceTable: @unchecked Sendable {
     return PlaceEntry(
       osmKind: kind, osmID: Int64(bitPattern: head >> 2), latitudeE7: Int32(lat),
       longitudeE7: Int32(lon), importance: UInt16(importance), typeList: typeList,
+      nameWordCount: nameWordCount,
       primaryText: primary, secondaryParts: secondary, countryCode: cc == 0 ? nil : cc - 1,
       names: names, components: components, tokens: tokens, contextTokens: contextTokens)
   }
@@ -147,6 +151,7 @@ public enum PlaceTableWriter {
       data.zigzag(Int64(p.longitudeE7))
       data.varint(Int(p.importance))
       data.varint(p.typeList)
+      data.varint(p.nameWordCount)
       data.varint(strings.id(p.primaryText))
       data.varint(p.secondaryParts.count)
       for s in p.secondaryParts { data.varint(strings.id(s)) }

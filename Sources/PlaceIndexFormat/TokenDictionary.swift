@@ -16,7 +16,7 @@ public struct TokenDictionary: @unchecked Sendable {
   let reader: ByteReader
   /// Number of tokens.
   public let count: Int
-  let blockSize: Int
+  package let blockSize: Int
   let blockCount: Int
   let dataStart: Int
 
@@ -39,7 +39,7 @@ public struct TokenDictionary: @unchecked Sendable {
   }
 
   /// Decodes the tokens of block `b` into `out` (cleared first).
-  func block(_ b: Int, into out: inout [[UInt8]]) throws {
+  package func block(_ b: Int, into out: inout [[UInt8]]) throws {
     out.removeAll(keepingCapacity: true)
     var r = reader
     r.offset = dataStart + Int(try reader.u32(at: 12, index: b))

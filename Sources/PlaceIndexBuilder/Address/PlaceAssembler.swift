@@ -216,11 +216,12 @@ struct PlaceAssembler {
     }
     contextTerms.subtract(terms)
 
-    let record = PlaceRecord(
+    var record = PlaceRecord(
       osmKind: e.kind.rawValue, osmID: e.id, latitudeE7: e.latitudeE7, longitudeE7: e.longitudeE7,
       importance: Importance.score(tags: t, classification: classification), typeList: 0,
       primaryText: primary, secondaryParts: secondary, countryCode: admin.countryCode ?? "",
       names: names, components: components, tokens: [])
+    record.nameWordCount = Tokenizer.tokens(primary).count
     return AssembledPlace(
       record: record, types: types, terms: terms.sorted(), contextTerms: contextTerms.sorted())
   }

@@ -1,0 +1,1 @@
+// Placeholder until the reliability suites land; SwiftPM needs one source file per target.
