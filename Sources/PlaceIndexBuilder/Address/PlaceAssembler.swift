@@ -10,6 +10,7 @@ struct PlaceAssembler {
   let resolver: AdminResolver
   let countries: CountryTable
   let abbreviations: Abbreviations
+  let synonyms: TypeSynonyms
 
   /// Tags whose values are alternative names of a place.
   static let alternativeNameKeys = [
@@ -213,6 +214,14 @@ struct PlaceAssembler {
     var contextTerms = Set<String>()
     for text in contextTexts {
       contextTerms.formUnion(IndexTerms.terms(for: text, abbreviations: abbreviations))
+    }
+    // Category words, so that "pharmacy" or "Apotheke" alone finds pharmacies.
+    if types.contains("establishment") || types.contains("point_of_interest") {
+      for type in types where rules.vocabulary.group(of: type) != PlaceTypeVocabulary.genericGroup {
+        for word in synonyms.words(for: type) {
+          contextTerms.formUnion(IndexTerms.terms(for: word, abbreviations: .empty))
+        }
+      }
     }
     contextTerms.subtract(terms)
 

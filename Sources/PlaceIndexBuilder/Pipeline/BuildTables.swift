@@ -10,6 +10,7 @@ public struct BuildTables: Sendable {
   let rules: TypeRules
   let countries: CountryTable
   let abbreviations: Abbreviations
+  let synonyms: TypeSynonyms
 
   /// Loads and checks every table in `directory`.
   public init(directory: String) throws {
@@ -29,10 +30,14 @@ public struct BuildTables: Sendable {
     let (rulesText, rulesPath) = try read("type_rules.tsv")
     let (countriesText, countriesPath) = try read("countries.tsv")
     let (abbreviationsText, abbreviationsPath) = try read("abbreviations.tsv")
+    let (synonymsText, synonymsPath) = try read("type_synonyms.tsv")
     let vocabulary = try parse(vocabularyPath) { try PlaceTypeVocabulary(tsv: vocabularyText) }
     rules = try parse(rulesPath) { try TypeRules(tsv: rulesText, vocabulary: vocabulary) }
     countries = try parse(countriesPath) { try CountryTable(tsv: countriesText) }
     abbreviations = try parse(abbreviationsPath) { try Abbreviations(tsv: abbreviationsText) }
+    synonyms = try parse(synonymsPath) {
+      try TypeSynonyms(tsv: synonymsText, vocabulary: vocabulary)
+    }
     vocabularyTSV = vocabularyText
     abbreviationsTSV = abbreviationsText
   }

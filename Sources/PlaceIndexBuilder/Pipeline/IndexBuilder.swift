@@ -49,7 +49,7 @@ public struct IndexBuilder {
     report.adminAreas = resolver.areaCount
     let assembler = PlaceAssembler(
       rules: tables.rules, resolver: resolver, countries: tables.countries,
-      abbreviations: tables.abbreviations)
+      abbreviations: tables.abbreviations, synonyms: tables.synonyms)
     let (places, counts) = assembler.assemble(collector.elements)
     report.assemble = counts
     guard !places.isEmpty else { throw BuildError.noPlaces(path: options.extract) }
