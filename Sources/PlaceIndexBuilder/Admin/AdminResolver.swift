@@ -19,6 +19,9 @@ struct AdminResolver {
   let countries: CountryTable
   /// Country codes tagged (`addr:country`) in each 0.1-degree cell: the last fallback.
   let countryCells: [Int64: String]
+  /// Cities tagged (`addr:city`) in each 0.01-degree cell: the locality fallback for places
+  /// without boundaries or settlement nodes nearby (cut extracts such as Manhattan's).
+  let cityCells: [Int64: String]
 
   /// Rings that were assembled into usable areas.
   var areaCount: Int { areas.count }
@@ -47,12 +50,41 @@ struct AdminResolver {
     }
     self.settlements = settlements
     var votes: [Int64: [String: Int]] = [:]
+    var cityVotes: [Int64: [String: Int]] = [:]
     for e in elements {
-      guard let cc = e.tags["addr:country"], cc.count == 2 else { continue }
-      votes[AdminResolver.cell(e.latitudeE7, e.longitudeE7), default: [:]][
-        cc.uppercased(), default: 0] += 1
+      if let cc = e.tags["addr:country"], cc.count == 2 {
+        votes[AdminResolver.cell(e.latitudeE7, e.longitudeE7), default: [:]][
+          cc.uppercased(), default: 0] += 1
+      }
+      if let city = e.tags["addr:city"], !city.isEmpty {
+        cityVotes[AdminResolver.cell(e.latitudeE7, e.longitudeE7, size: 100_000), default: [:]][
+          city, default: 0] += 1
+      }
     }
-    countryCells = votes.mapValues { v in v.max { ($0.value, $1.key) < ($1.value, $0.key) }!.key }
+    let majority: ([String: Int]) -> String = { v in
+      v.max { ($0.value, $1.key) < ($1.value, $0.key) }!.key
+    }
+    countryCells = votes.mapValues(majority)
+    cityCells = cityVotes.mapValues(majority)
+  }
+
+  /// The cell of a point on a grid of `size` (1e-7 degrees).
+  static func cell(_ lat: Int32, _ lon: Int32, size: Int32) -> Int64 {
+    Int64(lat / size) * 100_000 + Int64(lon / size)
+  }
+
+  /// The city tagged most often in the nearest 0.01-degree cell within about 2 km, if any.
+  func nearestTaggedCity(_ lat: Int32, _ lon: Int32) -> String? {
+    let cy = Int64(lat / 100_000)
+    let cx = Int64(lon / 100_000)
+    for radius in 0...2 {
+      for dy in -radius...radius {
+        for dx in -radius...radius where max(abs(dy), abs(dx)) == radius {
+          if let city = cityCells[(cy + Int64(dy)) * 100_000 + cx + Int64(dx)] { return city }
+        }
+      }
+    }
+    return nil
   }
 
   /// The 0.1-degree cell of a point.
@@ -103,6 +135,11 @@ struct AdminResolver {
     {
       if c.locality == nil { c.locality = s.name }
       if c.countryCode == nil { c.countryCode = s.countryCode }
+    }
+    if c.locality == nil { c.locality = nearestTaggedCity(latitudeE7, longitudeE7) }
+    if c.region == nil, let state = tags["addr:state"] ?? tags["addr:province"], !state.isEmpty {
+      c.region = state
+      if state.count <= 3 { c.regionShort = state }
     }
     if c.countryCode == nil && c.countryName == nil {
       c.countryCode = nearestTaggedCountry(latitudeE7, longitudeE7)
