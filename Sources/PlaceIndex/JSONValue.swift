@@ -47,61 +47,61 @@ public indirect enum JSONValue: Sendable, Hashable {
 
   /// Compact JSON text.
   public var serialized: String {
-    var out = ""
+    var out: [UInt8] = []
+    out.reserveCapacity(256)
     write(to: &out)
-    return out
+    return String(decoding: out, as: UTF8.self)
   }
 
-  func write(to out: inout String) {
+  func write(to out: inout [UInt8]) {
     switch self {
-    case .null: out += "null"
-    case .bool(let b): out += b ? "true" : "false"
+    case .null: out.append(contentsOf: "null".utf8)
+    case .bool(let b): out.append(contentsOf: (b ? "true" : "false").utf8)
     case .number(let n):
       if n.isFinite, n == n.rounded(), abs(n) < 1e15 {
-        out += String(Int64(n))
+        out.append(contentsOf: String(Int64(n)).utf8)
       } else if n.isFinite {
-        out += "\(n)"
+        out.append(contentsOf: "\(n)".utf8)
       } else {
-        out += "null"
+        out.append(contentsOf: "null".utf8)
       }
     case .string(let s): JSONValue.writeString(s, to: &out)
     case .array(let a):
-      out += "["
+      out.append(UInt8(ascii: "["))
       for (i, v) in a.enumerated() {
-        if i > 0 { out += "," }
+        if i > 0 { out.append(UInt8(ascii: ",")) }
         v.write(to: &out)
       }
-      out += "]"
+      out.append(UInt8(ascii: "]"))
     case .object(let pairs):
-      out += "{"
+      out.append(UInt8(ascii: "{"))
       for (i, (k, v)) in pairs.enumerated() {
-        if i > 0 { out += "," }
+        if i > 0 { out.append(UInt8(ascii: ",")) }
         JSONValue.writeString(k, to: &out)
-        out += ":"
+        out.append(UInt8(ascii: ":"))
         v.write(to: &out)
       }
-      out += "}"
+      out.append(UInt8(ascii: "}"))
     }
   }
 
-  static func writeString(_ s: String, to out: inout String) {
-    out += "\""
-    for u in s.unicodeScalars {
-      switch u {
-      case "\"": out += "\\\""
-      case "\\": out += "\\\\"
-      case "\n": out += "\\n"
-      case "\r": out += "\\r"
-      case "\t": out += "\\t"
-      default:
-        if u.value < 0x20 {
-          let hex = String(u.value, radix: 16)
-          out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-        } else {
-          out.unicodeScalars.append(u)
-        }
+  static func writeString(_ s: String, to out: inout [UInt8]) {
+    out.append(UInt8(ascii: "\""))
+    for b in s.utf8 {
+      switch b {
+      case UInt8(ascii: "\""): out.append(contentsOf: [0x5C, 0x22])
+      case UInt8(ascii: "\\"): out.append(contentsOf: [0x5C, 0x5C])
+      case 0x0A: out.append(contentsOf: [0x5C, UInt8(ascii: "n")])
+      case 0x0D: out.append(contentsOf: [0x5C, UInt8(ascii: "r")])
+      case 0x09: out.append(contentsOf: [0x5C, UInt8(ascii: "t")])
+      case 0..<0x20:
+        let hex = Array("0123456789abcdef".utf8)
+        out.append(contentsOf: [
+          0x5C, UInt8(ascii: "u"), 0x30, 0x30, hex[Int(b >> 4)], hex[Int(b & 15)],
+        ])
+      default: out.append(b)
       }
     }
-    out += "\""
+    out.append(UInt8(ascii: "\""))
   }
 }

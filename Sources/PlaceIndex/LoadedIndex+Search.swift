@@ -6,9 +6,11 @@ import PlaceIndexFormat
 struct ScoredPlace {
   var index: LoadedIndex
   var rank: Int
-  var entry: PlaceEntry
   var score: Double
   var distance: Double?
+  /// Its position, for collapsing duplicates.
+  var latitudeE7: Int32
+  var longitudeE7: Int32
 }
 
 extension LoadedIndex {
@@ -39,10 +41,11 @@ extension LoadedIndex {
         cost += try postings.length(id)
         if cost > 1_000_000 { break }
       }
-      // Typo candidates only when the token as typed finds few places: a correct prefix with
-      // many places needs no guessing, and the guesses cost a dictionary scan.
+      // Typo candidates only when the token as typed finds fewer places than a page of
+      // results: a correct prefix with many places needs no guessing, and guessing costs a
+      // scan of the dictionary's tokens with the same first letter.
       var typos: [Int] = []
-      if cost < 50 {
+      if cost < 2 * limit {
         typos = try typoCandidates(t, excluding: range)
         for id in typos { cost += try postings.length(id) }
       }
@@ -63,8 +66,9 @@ extension LoadedIndex {
     var worst = -Double.infinity
 
     var merger = try PostingsMerger(postings: postings, tokens: Array(driver.range) + driver.typos)
+    var entry = PlaceMatch()
     while let rank = try merger.next() {
-      let entry = try places.entry(rank)
+      try places.match(rank, into: &entry)
       let importance = Weight.importance * Double(entry.importance) / 65535
       // Places come in rank order, so importance only falls from here: stop when even a
       // perfect text and geo match could not enter the results.
@@ -125,7 +129,9 @@ extension LoadedIndex {
       if best.count >= limit && score <= worst { continue }
       let distance = filter.origin.map { $0.distance(to: point) }
       best.append(
-        ScoredPlace(index: self, rank: rank, entry: entry, score: score, distance: distance))
+        ScoredPlace(
+          index: self, rank: rank, score: score, distance: distance,
+          latitudeE7: entry.latitudeE7, longitudeE7: entry.longitudeE7))
       best.sort { $0.score > $1.score || ($0.score == $1.score && $0.rank < $1.rank) }
       if best.count > limit { best.removeLast() }
       if best.count >= limit { worst = best[best.count - 1].score }
@@ -141,20 +147,19 @@ extension LoadedIndex {
     guard limit > 0, let first = token.unicodeScalars.first else { return [] }
     var out: [Int] = []
     let firstRange = try tokens.prefixRange(String(first))
-    var block: [[UInt8]] = []
-    var id = firstRange.lowerBound
-    while id < firstRange.upperBound {
-      try tokens.block(id / tokens.blockSize, into: &block)
-      let base = (id / tokens.blockSize) * tokens.blockSize
-      for (i, word) in block.enumerated() {
-        let wid = base + i
-        guard wid >= id, wid < firstRange.upperBound, !range.contains(wid) else { continue }
-        if TypoDistance.prefixDistance(query, word, limit: limit) != nil {
-          out.append(wid)
-          if out.count >= 256 { return out }
+    guard !firstRange.isEmpty else { return [] }
+    var b = firstRange.lowerBound / tokens.blockSize
+    while b * tokens.blockSize < firstRange.upperBound && out.count < 256 {
+      try tokens.scanBlock(b) { id, word in
+        guard id < firstRange.upperBound else { return false }
+        if id >= firstRange.lowerBound, !range.contains(id),
+          TypoDistance.prefixDistance(query, word, limit: limit) != nil
+        {
+          out.append(id)
         }
+        return out.count < 256
       }
-      id = base + block.count
+      b += 1
     }
     return out
   }

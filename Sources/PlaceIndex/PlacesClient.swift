@@ -55,7 +55,7 @@ public final class PlacesClient: Sendable {
       guard let s = try? suggestion(for: f, plan: plan, filter: request.filter) else { continue }
       // The same shop mapped as node and building: same name and primary type, close together.
       let point = Coordinate(
-        latitude: Double(f.entry.latitudeE7) / 1e7, longitude: Double(f.entry.longitudeE7) / 1e7)
+        latitude: Double(f.latitudeE7) / 1e7, longitude: Double(f.longitudeE7) / 1e7)
       let key = TextNormalizer.fold(s.primaryText.text)
       if seen.contains(where: {
         $0.0 == key && $0.1 == s.types.first && $0.2.distance(to: point) < 150
@@ -86,7 +86,7 @@ public final class PlacesClient: Sendable {
     -> AutocompletePlaceSuggestion
   {
     let index = f.index
-    let e = f.entry
+    let e = try index.places.entry(f.rank)
     var primary = try index.strings.string(e.primaryText)
     if let lang = filter.languageCode?.lowercased(), !lang.isEmpty {
       for n in e.names where try index.strings.string(n.language).lowercased() == lang {

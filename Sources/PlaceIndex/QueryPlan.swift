@@ -43,28 +43,35 @@ enum TypoDistance {
   /// `query` and any prefix of `word`, or nil when it exceeds `limit`.
   static func prefixDistance(_ query: [UInt8], _ word: [UInt8], limit: Int) -> Int? {
     let m = query.count
-    let n = word.count
-    if n < m - limit { return nil }
-    // Rows of the DP table over word positions 0...n.
-    var prev2 = [Int](repeating: 0, count: n + 1)
-    var prev = Array(0...n)
-    var cur = [Int](repeating: 0, count: n + 1)
-    for i in 1...max(m, 1) where m > 0 {
-      cur[0] = i
-      var rowMin = cur[0]
-      for j in 1...max(n, 1) where n > 0 {
-        let cost = query[i - 1] == word[j - 1] ? 0 : 1
-        var v = min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + cost)
-        if i > 1 && j > 1 && query[i - 1] == word[j - 2] && query[i - 2] == word[j - 1] {
-          v = min(v, prev2[j - 2] + 1)
+    // Only the first m + limit bytes of the word can take part in a prefix match.
+    let n = min(word.count, m + limit)
+    if m == 0 { return 0 }
+    if n < m - limit || n == 0 { return nil }
+    let width = n + 1
+    return withUnsafeTemporaryAllocation(of: Int.self, capacity: 3 * width) { buffer in
+      var prev2 = buffer.baseAddress!
+      var prev = prev2 + width
+      var cur = prev + width
+      for j in 0...n { prev[j] = j }
+      for i in 1...m {
+        cur[0] = i
+        var rowMin = i
+        let qi = query[i - 1]
+        for j in 1...n {
+          let wj = word[j - 1]
+          var v = min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (qi == wj ? 0 : 1))
+          if i > 1 && j > 1 && qi == word[j - 2] && query[i - 2] == wj {
+            v = min(v, prev2[j - 2] + 1)
+          }
+          cur[j] = v
+          if v < rowMin { rowMin = v }
         }
-        cur[j] = v
-        rowMin = min(rowMin, v)
+        if rowMin > limit { return nil }
+        (prev2, prev, cur) = (prev, cur, prev2)
       }
-      if rowMin > limit { return nil }
-      (prev2, prev, cur) = (prev, cur, prev2)
+      var best = prev[0]
+      for j in 1...n where prev[j] < best { best = prev[j] }
+      return best <= limit ? best : nil
     }
-    let best = prev.min() ?? m
-    return best <= limit ? best : nil
   }
 }

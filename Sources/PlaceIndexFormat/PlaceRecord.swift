@@ -1,19 +1,20 @@
 // PLACES section layout:
 //   u32 count
 //   u32 offsets[count + 1]   offset of each record from the start of the record area
-//   record area; place i's record (all varints; "sid" = string id in STRINGS):
+//   record area; place i's record (all varints; "sid" = string id in STRINGS). The numbers and
+//   tokens come first so that matching reads no strings:
 //     (osmID << 2) | kind            kind 0 node, 1 way, 2 relation
 //     zigzag latitude, zigzag longitude   in 1e-7 degrees
 //     importance                     0...65535, higher is more important
 //     type list id                   into TYPES
 //     name word count                words in the primary text (ranking: whole-name matches)
+//     sid+1 of the ISO country code  (0 = unknown)
+//     n, then n name token ids       sorted; first absolute, then gaps (terms of the names)
+//     n, then n context token ids    the same, for terms of the address, admin areas, category
 //     sid primary text
 //     n, then n sids                 secondary text parts, most specific first
-//     sid+1 of the ISO country code  (0 = unknown)
 //     n, then n × (sid language, sid name)   alternative names ("" language = no language)
 //     n, then n × (component kind, sid long text, sid+1 short text)   address components
-//     n, then n name token ids       sorted; first absolute, then gaps (terms of the names)
-//     n, then n context token ids    the same, for terms of the address and admin areas
 
 /// What an address component is; stored as one byte, shown as the service's type names.
 public enum AddressComponentKind: UInt8, Sendable, CaseIterable {

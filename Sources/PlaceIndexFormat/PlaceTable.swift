@@ -30,6 +30,33 @@ public struct PlaceEntry: Sendable {
   public var contextTokens: [Int]
 }
 
+/// The part of a place record used to match and rank it: numbers and token ids, no strings.
+public struct PlaceMatch: Sendable {
+  /// 0 node, 1 way, 2 relation.
+  public var osmKind: UInt8 = 0
+  /// The OSM id.
+  public var osmID: Int64 = 0
+  /// Latitude in 1e-7 degrees.
+  public var latitudeE7: Int32 = 0
+  /// Longitude in 1e-7 degrees.
+  public var longitudeE7: Int32 = 0
+  /// Higher is more important.
+  public var importance: UInt16 = 0
+  /// Type list id.
+  public var typeList = 0
+  /// Words in the primary text.
+  public var nameWordCount = 0
+  /// String id of the country code, or nil.
+  public var countryCode: Int?
+  /// Sorted ids of name tokens.
+  public var tokens: [Int] = []
+  /// Sorted ids of context tokens.
+  public var contextTokens: [Int] = []
+
+  /// An empty match buffer.
+  public init() {}
+}
+
 /// Reads place records by rank.
 public struct PlaceTable: @unchecked Sendable {
   let reader: ByteReader
@@ -57,8 +84,8 @@ public struct PlaceTable: @unchecked Sendable {
     reader = r
   }
 
-  /// Decodes record `index`.
-  public func entry(_ index: Int) throws -> PlaceEntry {
+  /// The bytes of record `index`.
+  func record(_ index: Int) throws -> ByteReader {
     guard index >= 0, index < count else {
       throw reader.fault("place \(index) out of range", at: 0)
     }
@@ -68,9 +95,16 @@ public struct PlaceTable: @unchecked Sendable {
       throw reader.fault(
         "record \(index) spans [\(start), \(end)) outside the section", at: 4 + 4 * index)
     }
-    var r = ByteReader(
+    return ByteReader(
       UnsafeRawBufferPointer(rebasing: reader.buffer[(recordStart + start)..<(recordStart + end)]),
       section: "PLACES", fileOffset: reader.fileOffset + recordStart + start)
+  }
+
+  /// Decodes the part of record `index` that matching and ranking need (no strings), reusing
+  /// the token arrays of `match`; returns the reader positioned at the record's strings.
+  @discardableResult
+  public func match(_ index: Int, into m: inout PlaceMatch) throws -> ByteReader {
+    var r = try record(index)
     let head = try r.varint()
     let kind = UInt8(head & 3)
     guard kind < 3 else { throw r.fault("element kind \(kind) is not 0, 1 or 2", at: 0) }
@@ -79,15 +113,29 @@ public struct PlaceTable: @unchecked Sendable {
     guard abs(lat) <= 900_000_000, abs(lon) <= 1_800_000_000 else {
       throw r.fault("coordinate (\(lat), \(lon)) out of range")
     }
-    let importance = try r.varint(below: 1 << 16)
-    let typeList = try r.varint(below: typeListCount)
-    let nameWordCount = try r.varint(below: 1 << 16)
+    m.osmKind = kind
+    m.osmID = Int64(bitPattern: head >> 2)
+    m.latitudeE7 = Int32(lat)
+    m.longitudeE7 = Int32(lon)
+    m.importance = UInt16(try r.varint(below: 1 << 16))
+    m.typeList = try r.varint(below: typeListCount)
+    m.nameWordCount = try r.varint(below: 1 << 16)
+    let cc = try r.varint(below: stringCount + 1)
+    m.countryCode = cc == 0 ? nil : cc - 1
+    try readTokenList(&r, into: &m.tokens)
+    try readTokenList(&r, into: &m.contextTokens)
+    return r
+  }
+
+  /// Decodes record `index` whole.
+  public func entry(_ index: Int) throws -> PlaceEntry {
+    var m = PlaceMatch()
+    var r = try match(index, into: &m)
     let primary = try r.varint(below: stringCount)
     let nSecondary = try r.varint(below: 64)
     var secondary: [Int] = []
     secondary.reserveCapacity(nSecondary)
     for _ in 0..<nSecondary { secondary.append(try r.varint(below: stringCount)) }
-    let cc = try r.varint(below: stringCount + 1)
     let nNames = try r.varint(below: 1024)
     var names: [(Int, Int)] = []
     names.reserveCapacity(nNames)
@@ -105,20 +153,16 @@ public struct PlaceTable: @unchecked Sendable {
       let short = try r.varint(below: stringCount + 1)
       components.append((k, long, short == 0 ? nil : short - 1))
     }
-    let tokens = try readTokenList(&r)
-    let contextTokens = try readTokenList(&r)
     return PlaceEntry(
-      osmKind: kind, osmID: Int64(bitPattern: head >> 2), latitudeE7: Int32(lat),
-      longitudeE7: Int32(lon), importance: UInt16(importance), typeList: typeList,
-      nameWordCount: nameWordCount,
-      primaryText: primary, secondaryParts: secondary, countryCode: cc == 0 ? nil : cc - 1,
-      names: names, components: components, tokens: tokens, contextTokens: contextTokens)
+      osmKind: m.osmKind, osmID: m.osmID, latitudeE7: m.latitudeE7, longitudeE7: m.longitudeE7,
+      importance: m.importance, typeList: m.typeList, nameWordCount: m.nameWordCount,
+      primaryText: primary, secondaryParts: secondary, countryCode: m.countryCode,
+      names: names, components: components, tokens: m.tokens, contextTokens: m.contextTokens)
   }
 
-  private func readTokenList(_ r: inout ByteReader) throws -> [Int] {
+  private func readTokenList(_ r: inout ByteReader, into tokens: inout [Int]) throws {
+    tokens.removeAll(keepingCapacity: true)
     let n = try r.varint(below: tokenCount + 1)
-    var tokens: [Int] = []
-    tokens.reserveCapacity(n)
     var last = -1
     for _ in 0..<n {
       let at = r.offset
@@ -130,7 +174,6 @@ public struct PlaceTable: @unchecked Sendable {
       tokens.append(t)
       last = t
     }
-    return tokens
   }
 
   /// Decodes every record.
@@ -152,10 +195,19 @@ public enum PlaceTableWriter {
       data.varint(Int(p.importance))
       data.varint(p.typeList)
       data.varint(p.nameWordCount)
+      data.varint(p.countryCode.isEmpty ? 0 : strings.id(p.countryCode) + 1)
+      for list in [p.tokens, p.contextTokens] {
+        let tokens = list.sorted()
+        data.varint(tokens.count)
+        var last = -1
+        for t in tokens {
+          data.varint(last < 0 ? t : t - last)
+          last = t
+        }
+      }
       data.varint(strings.id(p.primaryText))
       data.varint(p.secondaryParts.count)
       for s in p.secondaryParts { data.varint(strings.id(s)) }
-      data.varint(p.countryCode.isEmpty ? 0 : strings.id(p.countryCode) + 1)
       data.varint(p.names.count)
       for n in p.names {
         data.varint(strings.id(n.language))
@@ -166,15 +218,6 @@ public enum PlaceTableWriter {
         data.varint(Int(c.kind.rawValue))
         data.varint(strings.id(c.longText))
         data.varint(c.shortText == c.longText ? 0 : strings.id(c.shortText) + 1)
-      }
-      for list in [p.tokens, p.contextTokens] {
-        let tokens = list.sorted()
-        data.varint(tokens.count)
-        var last = -1
-        for t in tokens {
-          data.varint(last < 0 ? t : t - last)
-          last = t
-        }
       }
       offsets.append(UInt32(data.count))
     }

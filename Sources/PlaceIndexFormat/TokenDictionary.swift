@@ -69,6 +69,30 @@ public struct TokenDictionary: @unchecked Sendable {
     return try r.bytes(len)
   }
 
+  /// Calls `body` with each token of block `b` in order, in one reused buffer; `body` returns
+  /// false to stop.
+  package func scanBlock(
+    _ b: Int, _ body: (_ id: Int, _ token: borrowing [UInt8]) throws -> Bool
+  ) throws {
+    var r = reader
+    r.offset = dataStart + Int(try reader.u32(at: 12, index: b))
+    let n = min(blockSize, count - b * blockSize)
+    var token: [UInt8] = []
+    token.reserveCapacity(32)
+    for i in 0..<n {
+      if i == 0 {
+        let len = try r.varint(below: 1 << 16)
+        token.append(contentsOf: try r.bytes(len))
+      } else {
+        let shared = try r.varint(below: token.count + 1)
+        let len = try r.varint(below: 1 << 16)
+        token.removeSubrange(shared...)
+        token.append(contentsOf: try r.bytes(len))
+      }
+      if try !body(b * blockSize + i, token) { return }
+    }
+  }
+
   /// The id of the first token that is ≥ `key` bytewise (== count when none).
   public func lowerBound(_ key: [UInt8]) throws -> Int {
     if count == 0 { return 0 }
@@ -81,12 +105,15 @@ public struct TokenDictionary: @unchecked Sendable {
       if !key.lexicographicallyPrecedes(first) { lo = mid + 1 } else { hi = mid }
     }
     let b = max(0, lo - 1)
-    var tokens: [[UInt8]] = []
-    try block(b, into: &tokens)
-    for (i, t) in tokens.enumerated() where !t.lexicographicallyPrecedes(key) {
-      return b * blockSize + i
+    var found = min(count, (b + 1) * blockSize)
+    try scanBlock(b) { id, token in
+      if !token.lexicographicallyPrecedes(key) {
+        found = id
+        return false
+      }
+      return true
     }
-    return min(count, (b + 1) * blockSize)
+    return found
   }
 
   /// The ids of all tokens that start with `prefix`.
