@@ -58,7 +58,8 @@ let package = Package(
       name: "EndToEndTests",
       dependencies: [
         "PlaceIndex", "PlaceIndexBuilder", "PlaceIndexFormat", "TestSupport", "placeidx",
-      ]),
+      ],
+      exclude: ["Fixtures"]),
     .testTarget(
       name: "ReliabilityTests",
       dependencies: [

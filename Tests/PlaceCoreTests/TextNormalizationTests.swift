@@ -230,7 +230,7 @@ typealias TextTokenTriple = (String, Int, Int)
 
   @Test(arguments: [
     ("", 1, "no header"),
-    ("# only a comment\n", 2, "no header"),
+    ("# only a comment\n", 1, "no header"),
     ("language\tfull\tsuffix\n", 1, "abbreviations"),
     ("# c\nlanguage\tfull\tabbreviations\tsuffix\nen\tstreet\tst\n", 3, "fields"),
     ("language\tfull\tabbreviations\tsuffix\nen\tstreet\tst\tmaybe\n", 2, "suffix"),

@@ -111,53 +111,29 @@ public struct Abbreviations: Sendable {
   /// ``TextNormalizer`` and a trailing "." of an abbreviation is ignored ("k." = "k"); each
   /// value must fold to exactly one token.
   public init(tsv: String) throws(AbbreviationsError) {
-    var header: [String: Int]? = nil
+    let table: DataTable
+    do {
+      table = try DataTable(tsv, required: ["language", "full", "abbreviations", "suffix"])
+    } catch {
+      throw AbbreviationsError(line: error.line, message: error.message)
+    }
     var entries: [Entry] = []
-    var lineNumber = 0
-    // "\r\n" is one Character, so this splits Windows line ends too.
-    for line in tsv.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline) {
-      lineNumber += 1
-      let trimmed = line.drop(while: { $0 == " " || $0 == "\t" })
-      if trimmed.isEmpty || trimmed.hasPrefix("#") { continue }
-      let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map {
-        String($0).trimmingSpaces
-      }
-      guard let columns = header else {
-        var names: [String: Int] = [:]
-        for (index, name) in fields.enumerated() { names[name.lowercased()] = index }
-        for required in ["language", "full", "abbreviations", "suffix"] where names[required] == nil
-        {
-          throw AbbreviationsError(line: lineNumber, message: "header lacks column '\(required)'")
-        }
-        header = names
-        continue
-      }
-      entries.append(try Self.parseRow(fields, columns: columns, line: lineNumber))
-    }
-    guard header != nil else {
-      throw AbbreviationsError(line: lineNumber, message: "no header line")
-    }
+    for row in table.rows { entries.append(try Self.parseRow(row)) }
     self.init(entries: entries)
   }
 
   /// Parses one data row.
-  private static func parseRow(
-    _ fields: [String], columns: [String: Int], line: Int
-  ) throws(AbbreviationsError) -> Entry {
-    let needed = columns.values.max()! + 1
-    guard fields.count >= needed else {
-      throw AbbreviationsError(
-        line: line, message: "expected \(needed) tab-separated fields, found \(fields.count)")
-    }
-    let language = fields[columns["language"]!].lowercased()
+  private static func parseRow(_ row: DataTable.Row) throws(AbbreviationsError) -> Entry {
+    let line = row.line
+    let language = row["language"].lowercased()
     guard !language.isEmpty, language.unicodeScalars.allSatisfy({ ("a"..."z").contains($0) })
     else {
       throw AbbreviationsError(line: line, message: "invalid language '\(language)'")
     }
-    let full = try word(fields[columns["full"]!], what: "full form", line: line)
+    let full = try word(row["full"], what: "full form", line: line)
     var abbreviations: [String] = []
-    for part in fields[columns["abbreviations"]!].split(separator: ",") {
-      let raw = String(part).trimmingSpaces
+    for part in row["abbreviations"].split(separator: ",") {
+      let raw = DataTable.trim(part)
       if raw.isEmpty { continue }
       let abbreviation = try word(raw, what: "abbreviation", line: line)
       if abbreviation != full && !abbreviations.contains(abbreviation) {
@@ -165,7 +141,7 @@ public struct Abbreviations: Sendable {
       }
     }
     let isSuffix: Bool
-    switch fields[columns["suffix"]!].lowercased() {
+    switch row["suffix"].lowercased() {
     case "yes", "y", "true", "1": isSuffix = true
     case "no", "n", "false", "0", "": isSuffix = false
     case let other:
@@ -214,14 +190,4 @@ public struct AbbreviationsError: Error, Sendable, Hashable, CustomStringConvert
 
   /// "abbreviations line N: message".
   public var description: String { "abbreviations line \(line): \(message)" }
-}
-
-extension String {
-  /// The string without leading and trailing spaces and tabs.
-  fileprivate var trimmingSpaces: String {
-    let scalars = unicodeScalars
-    guard let first = scalars.firstIndex(where: { $0 != " " && $0 != "\t" }) else { return "" }
-    let last = scalars.lastIndex(where: { $0 != " " && $0 != "\t" })!
-    return String(scalars[first...last])
-  }
 }

@@ -68,23 +68,15 @@ public struct PlaceTypeVocabulary: Sendable {
     var entries: [PlaceTypeEntry] = []
     var indexByName: [String: Int] = [:]
     var lineOfEntry: [Int] = []
-    var columns: (type: Int, table: Int, group: Int, generic: Int)?
-    var lineNumber = 0
-    // "\r\n" is one Character, so it is a separator of its own.
-    var lines = tsv.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r\n" }
-    if lines.last?.isEmpty == true { lines.removeLast() }
-    for line in lines {
-      lineNumber += 1
-      if line.allSatisfy({ $0 == " " || $0 == "\t" }) || line.hasPrefix("#") { continue }
-      let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map {
-        $0.trimmingSpaces()
-      }
-      guard let header = columns else {
-        columns = try Self.parseHeader(fields, line: lineNumber)
-        continue
-      }
-      func field(_ index: Int) -> String { index < fields.count ? fields[index] : "" }
-      let name = field(header.type)
+    let table: DataTable
+    do {
+      table = try DataTable(tsv, required: ["type", "table", "group", "generic"])
+    } catch {
+      throw PlaceTypeVocabularyError(line: error.line, message: error.message)
+    }
+    for row in table.rows {
+      let lineNumber = row.line
+      let name = row["type"]
       guard Self.isValidName(name) else {
         throw PlaceTypeVocabularyError(
           line: lineNumber,
@@ -97,12 +89,12 @@ public struct PlaceTypeVocabulary: Sendable {
           line: lineNumber,
           message: "duplicate type \"\(name)\" (first defined on line \(lineOfEntry[previous]))")
       }
-      let tableText = field(header.table)
+      let tableText = row["table"]
       guard let table = PlaceTypeTable(rawValue: tableText) else {
         throw PlaceTypeVocabularyError(
           line: lineNumber, message: "table of \"\(name)\" is \"\(tableText)\"; expected A or B")
       }
-      let group = field(header.group)
+      let group = row["group"]
       guard Self.isValidName(group) else {
         throw PlaceTypeVocabularyError(
           line: lineNumber,
@@ -110,10 +102,10 @@ public struct PlaceTypeVocabulary: Sendable {
             ? "type \"\(name)\" has no group" : "invalid group name \"\(group)\"")
       }
       var generic: [String] = []
-      let genericText = field(header.generic)
+      let genericText = row["generic"]
       if !genericText.isEmpty {
         for part in genericText.split(separator: ",", omittingEmptySubsequences: false) {
-          let type = part.trimmingSpaces()
+          let type = DataTable.trim(part)
           guard Self.isValidName(type) else {
             throw PlaceTypeVocabularyError(
               line: lineNumber,
@@ -130,10 +122,6 @@ public struct PlaceTypeVocabulary: Sendable {
       lineOfEntry.append(lineNumber)
       entries.append(
         PlaceTypeEntry(name: name, table: table, group: group, genericTypes: generic))
-    }
-    guard columns != nil else {
-      throw PlaceTypeVocabularyError(
-        line: max(lines.count, 1), message: "no header line (type, table, group, generic)")
     }
     for (index, entry) in entries.enumerated() {
       for type in entry.genericTypes where indexByName[type] == nil {
@@ -188,34 +176,10 @@ public struct PlaceTypeVocabulary: Sendable {
     indexByName[type].map { entries[$0] }
   }
 
-  private static func parseHeader(_ fields: [String], line: Int) throws(PlaceTypeVocabularyError)
-    -> (type: Int, table: Int, group: Int, generic: Int)
-  {
-    func column(_ name: String) throws(PlaceTypeVocabularyError) -> Int {
-      guard let index = fields.firstIndex(of: name) else {
-        throw PlaceTypeVocabularyError(
-          line: line,
-          message: "header has no \"\(name)\" column (expected type, table, group, generic)")
-      }
-      return index
-    }
-    return (try column("type"), try column("table"), try column("group"), try column("generic"))
-  }
-
   private static func isValidName(_ name: String) -> Bool {
     !name.isEmpty
       && name.utf8.allSatisfy {
         ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x5F
       }
-  }
-}
-
-extension StringProtocol {
-  /// The text without leading and trailing spaces and tabs.
-  fileprivate func trimmingSpaces() -> String {
-    let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" }
-    guard let first = firstIndex(where: { !isSpace($0) }) else { return "" }
-    let last = lastIndex(where: { !isSpace($0) })!
-    return String(self[first...last])
   }
 }

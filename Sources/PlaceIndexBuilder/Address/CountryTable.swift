@@ -1,3 +1,5 @@
+import PlaceCore
+
 /// Country names and address conventions, read from Data/countries.tsv.
 public struct CountryTable: Sendable {
   /// One country's row.
@@ -26,32 +28,28 @@ public struct CountryTable: Sendable {
 
   /// Parses the tab-separated table (header line first, `#` lines are comments).
   public init(tsv: String) throws {
-    var sawHeader = false
+    let table: DataTable
+    do throws(DataTable.LayoutError) {
+      table = try DataTable(tsv, required: ["code", "name", "street_line", "locality_line"])
+    } catch {
+      throw ParseError(line: error.line, reason: error.message)
+    }
     var fallback: Country? = nil
-    for (i, raw) in tsv.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-      let line = raw.hasSuffix("\r") ? raw.dropLast() : raw
-      if line.isEmpty || line.hasPrefix("#") { continue }
-      let cols = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
-      if !sawHeader {
-        guard cols == ["code", "name", "street_line", "locality_line"] else {
-          throw ParseError(
-            line: i + 1, reason: "expected the header code, name, street_line, locality_line")
-        }
-        sawHeader = true
-        continue
+    for row in table.rows {
+      let code = row["code"]
+      guard code.count == 2, code.allSatisfy({ $0.isASCII && $0.isUppercase }) else {
+        throw ParseError(line: row.line, reason: "'\(code)' is not a two-letter upper-case code")
       }
-      guard cols.count == 4 else {
-        throw ParseError(
-          line: i + 1, reason: "expected 4 tab-separated columns, found \(cols.count)")
+      let c = Country(
+        code: code, name: row["name"], streetLine: row["street_line"],
+        localityLine: row["locality_line"])
+      guard !c.streetLine.isEmpty, !c.localityLine.isEmpty else {
+        throw ParseError(line: row.line, reason: "empty address pattern for \(code)")
       }
-      guard cols[0].count == 2, cols[0].allSatisfy({ $0.isASCII && $0.isUppercase }) else {
-        throw ParseError(line: i + 1, reason: "'\(cols[0])' is not a two-letter upper-case code")
-      }
-      let c = Country(code: cols[0], name: cols[1], streetLine: cols[2], localityLine: cols[3])
       if c.code == "ZZ" { fallback = c } else { rows[c.code] = c }
     }
     guard let fallback else {
-      throw ParseError(line: 0, reason: "no fallback row with code ZZ")
+      throw ParseError(line: table.headerLine, reason: "no fallback row with code ZZ")
     }
     self.fallback = fallback
   }

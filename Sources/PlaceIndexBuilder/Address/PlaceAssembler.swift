@@ -192,7 +192,7 @@ struct PlaceAssembler {
     }
     for k in PlaceAssembler.alternativeNameKeys {
       for v in (t[k] ?? "").split(separator: ";") where !v.isEmpty && String(v) != primary {
-        names.append(LocalizedName(language: "", name: String(v).trimmingSpaces))
+        names.append(LocalizedName(language: "", name: DataTable.trim(v)))
       }
     }
     names.sort { ($0.language, $0.name) < ($1.language, $1.name) }
@@ -243,15 +243,5 @@ struct PlaceAssembler {
       return c
     }
     return nil
-  }
-}
-
-extension String {
-  /// The string without leading and trailing spaces.
-  var trimmingSpaces: String {
-    var s = Substring(self)
-    while s.first == " " { s.removeFirst() }
-    while s.last == " " { s.removeLast() }
-    return String(s)
   }
 }

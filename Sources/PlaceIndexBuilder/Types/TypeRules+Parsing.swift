@@ -28,53 +28,24 @@ extension TypeRules {
   /// type such as `establishment`).
   public init(tsv: String, vocabulary: PlaceTypeVocabulary) throws(TypeRulesError) {
     var rules: [TypeRule] = []
-    var columns: [String: Int]?
     var seen: [String: Int] = [:]
-    var lineNumber = 0
-    // "\r\n" is one Character, so it is a separator of its own.
-    var lines = tsv.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r\n" }
-    if lines.last?.isEmpty == true { lines.removeLast() }
-    for line in lines {
-      lineNumber += 1
-      if line.allSatisfy({ $0 == " " || $0 == "\t" }) || line.hasPrefix("#") { continue }
-      let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map {
-        Self.trimmed($0)
-      }
-      guard let header = columns else {
-        var found: [String: Int] = [:]
-        for name in ["key", "value", "condition", "type", "priority"] {
-          guard let index = fields.firstIndex(of: name) else {
-            throw TypeRulesError(
-              line: lineNumber,
-              message:
-                "header has no \"\(name)\" column (expected key, value, condition, type, priority)"
-            )
-          }
-          found[name] = index
-        }
-        columns = found
-        continue
-      }
-      func field(_ name: String) -> String {
-        let index = header[name]!
-        return index < fields.count ? fields[index] : ""
-      }
+    let table: DataTable
+    do {
+      table = try DataTable(tsv, required: ["key", "value", "condition", "type", "priority"])
+    } catch {
+      throw TypeRulesError(line: error.line, message: error.message)
+    }
+    for row in table.rows {
       let rule = try Self.parseRule(
-        key: field("key"), value: field("value"), condition: field("condition"),
-        type: field("type"), priority: field("priority"), line: lineNumber,
-        vocabulary: vocabulary)
+        key: row["key"], value: row["value"], condition: row["condition"], type: row["type"],
+        priority: row["priority"], line: row.line, vocabulary: vocabulary)
       let identity = rule.summary
       if let previous = seen[identity] {
         throw TypeRulesError(
-          line: lineNumber, message: "duplicate rule \(identity) (first on line \(previous))")
+          line: row.line, message: "duplicate rule \(identity) (first on line \(previous))")
       }
-      seen[identity] = lineNumber
+      seen[identity] = row.line
       rules.append(rule)
-    }
-    guard columns != nil else {
-      throw TypeRulesError(
-        line: max(lines.count, 1), message: "no header line (key, value, condition, type, priority)"
-      )
     }
     self.init(rules: rules, vocabulary: vocabulary)
   }

@@ -227,10 +227,5 @@ public struct TypeRules: Sendable {
   }
 
   /// The text without leading and trailing spaces and tabs.
-  static func trimmed<S: StringProtocol>(_ text: S) -> String {
-    let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" }
-    guard let first = text.firstIndex(where: { !isSpace($0) }) else { return "" }
-    let last = text.lastIndex(where: { !isSpace($0) })!
-    return String(text[first...last])
-  }
+  static func trimmed<S: StringProtocol>(_ text: S) -> String { DataTable.trim(text) }
 }

@@ -16,32 +16,22 @@ public struct TypeSynonyms: Sendable {
 
   /// Parses the table; every type must be in `vocabulary`.
   public init(tsv: String, vocabulary: PlaceTypeVocabulary) throws {
-    var sawHeader = false
-    for (i, raw) in tsv.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-      let line = raw.hasSuffix("\r") ? raw.dropLast() : raw
-      if line.isEmpty || line.hasPrefix("#") { continue }
-      let cols = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
-      if !sawHeader {
-        guard cols == ["type", "language", "words"] else {
-          throw ParseError(line: i + 1, reason: "expected the header type, language, words")
-        }
-        sawHeader = true
-        continue
+    let table: DataTable
+    do throws(DataTable.LayoutError) {
+      table = try DataTable(tsv, required: ["type", "language", "words"])
+    } catch {
+      throw ParseError(line: error.line, reason: error.message)
+    }
+    for row in table.rows {
+      guard vocabulary.contains(row["type"]) else {
+        throw ParseError(line: row.line, reason: "type '\(row["type"])' is not in the vocabulary")
       }
-      guard cols.count == 3 else {
-        throw ParseError(
-          line: i + 1, reason: "expected 3 tab-separated columns, found \(cols.count)")
-      }
-      guard vocabulary.contains(cols[0]) else {
-        throw ParseError(line: i + 1, reason: "type '\(cols[0])' is not in the vocabulary")
-      }
-      let list = cols[2].split(separator: ",").map { String($0).trimmingSpaces }.filter {
+      let list = row["words"].split(separator: ",").map { DataTable.trim($0) }.filter {
         !$0.isEmpty
       }
-      guard !list.isEmpty else { throw ParseError(line: i + 1, reason: "no words") }
-      words[cols[0], default: []].append(contentsOf: list)
+      guard !list.isEmpty else { throw ParseError(line: row.line, reason: "no words") }
+      words[row["type"], default: []].append(contentsOf: list)
     }
-    guard sawHeader else { throw ParseError(line: 0, reason: "empty table") }
   }
 
   /// The category words of `type`: its own name's words ("italian restaurant"), then the
