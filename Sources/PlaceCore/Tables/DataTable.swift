@@ -1,5 +1,5 @@
-/// A tab-separated data table as the project's Data/*.tsv files are written: `#` comment lines
-/// and blank lines are skipped, the first other line is a header naming the columns (any order,
+/// A tab-separated data table as the project's Data/*.tsv files are written: comment lines
+/// (`#` after optional spaces) and blank lines are skipped, the first other line is a header naming the columns (any order,
 /// extra columns allowed), and every later line is a row. Shared by every table parser so that
 /// they agree on the format and on the line numbers in their errors.
 package struct DataTable: Sendable {
@@ -43,7 +43,8 @@ package struct DataTable: Sendable {
     var needed = 0
     var rows: [Row] = []
     for (i, line) in lines.enumerated() {
-      if line.allSatisfy({ $0 == " " || $0 == "\t" }) || line.hasPrefix("#") { continue }
+      let content = line.drop { $0 == " " || $0 == "\t" }
+      if content.isEmpty || content.hasPrefix("#") { continue }
       let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map {
         DataTable.trim($0)
       }
