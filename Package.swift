@@ -46,9 +46,9 @@ let package = Package(
 
     // Paths and process helpers shared by the test targets.
     .target(name: "TestSupport", path: "Tests/Support"),
-    .testTarget(name: "PlaceCoreTests", dependencies: ["PlaceCore"]),
+    .testTarget(name: "PlaceCoreTests", dependencies: ["PlaceCore", "TestSupport"]),
     .testTarget(name: "PlaceIndexFormatTests", dependencies: ["PlaceIndexFormat", "TestSupport"]),
-    .testTarget(name: "OSMReaderTests", dependencies: ["OSMReader"]),
+    .testTarget(name: "OSMReaderTests", dependencies: ["OSMReader", "TestSupport"]),
     .testTarget(
       name: "PlaceIndexBuilderTests",
       dependencies: ["PlaceIndexBuilder", "PlaceIndex", "PlaceIndexFormat", "TestSupport"]),

@@ -1,5 +1,6 @@
 import Foundation
 import OSMReader
+import TestSupport
 import Testing
 
 @Suite("OSMExtractReader: hostile and invalid input")

@@ -1,5 +1,6 @@
 import Foundation
 import OSMReader
+import TestSupport
 import Testing
 
 /// The real extracts in `shared/data/osm` that these tests read.

@@ -1,5 +1,6 @@
 import Foundation
 import OSMReader
+import TestSupport
 import Testing
 
 /// One element as a handler received it, in a form that can be compared.
@@ -106,29 +107,9 @@ final class TagCountingHandler: OSMElementHandler {
   func handle(relation: OSMRelation) throws { count(.relation, relation.tags) }
 }
 
-/// Where the test data lives.
-enum TestPaths {
-  /// The package root, found from this file's path.
-  static let packageRoot: URL = URL(fileURLWithPath: #filePath)
-    .deletingLastPathComponent()  // OSMReaderTests
-    .deletingLastPathComponent()  // Tests
-    .deletingLastPathComponent()
-
-  /// The project's own sample extract.
-  static let sample: URL = packageRoot.appendingPathComponent("Data/sample.osm")
-
-  /// The shared data directory: `$PLACEINDEX_SHARED`, else `../shared` next to the package.
-  static let shared: URL = {
-    if let env = ProcessInfo.processInfo.environment["PLACEINDEX_SHARED"], !env.isEmpty {
-      return URL(fileURLWithPath: env)
-    }
-    return packageRoot.deletingLastPathComponent().appendingPathComponent("shared")
-  }()
-
+extension TestPaths {
   /// A file under `shared/data/osm`.
-  static func sharedOSM(_ name: String) -> URL {
-    shared.appendingPathComponent("data/osm").appendingPathComponent(name)
-  }
+  static func sharedOSM(_ name: String) -> URL { osm(name) }
 
   static func exists(_ url: URL) -> Bool {
     FileManager.default.fileExists(atPath: url.path)

@@ -1,5 +1,6 @@
 import Foundation
 import OSMReader
+import TestSupport
 
 /// An independent, regex-based reading of a small OSM XML file, to check the reader against.
 ///
@@ -74,39 +75,5 @@ enum XMLTextScanner {
   }
 
   /// Decodes the predefined entities and character references of an attribute value.
-  static func unescape(_ raw: Substring) -> String {
-    guard raw.contains("&") else { return String(raw) }
-    var out = ""
-    var rest = raw[...]
-    while let amp = rest.firstIndex(of: "&") {
-      out += rest[..<amp]
-      guard let semi = rest[amp...].firstIndex(of: ";") else {
-        out += rest[amp...]
-        return out
-      }
-      let name = rest[rest.index(after: amp)..<semi]
-      switch name {
-      case "amp": out += "&"
-      case "lt": out += "<"
-      case "gt": out += ">"
-      case "quot": out += "\""
-      case "apos": out += "'"
-      default:
-        if name.hasPrefix("#x") || name.hasPrefix("#X"),
-          let code = UInt32(name.dropFirst(2), radix: 16), let scalar = Unicode.Scalar(code)
-        {
-          out.unicodeScalars.append(scalar)
-        } else if name.hasPrefix("#"), let code = UInt32(name.dropFirst()),
-          let scalar = Unicode.Scalar(code)
-        {
-          out.unicodeScalars.append(scalar)
-        } else {
-          out += rest[amp...semi]
-        }
-      }
-      rest = rest[rest.index(after: semi)...]
-    }
-    out += rest
-    return out
-  }
+  static func unescape(_ raw: Substring) -> String { XMLText.unescape(raw) }
 }

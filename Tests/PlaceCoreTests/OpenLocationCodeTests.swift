@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import PlaceCore
@@ -10,16 +11,7 @@ import Testing
 /// Found at `<package root>/../shared/data/olc`, or at `$PLACEINDEX_SHARED/data/olc` when that
 /// variable names the shared folder.
 enum OLCReferenceData {
-  static let directory: URL = {
-    if let shared = ProcessInfo.processInfo.environment["PLACEINDEX_SHARED"], !shared.isEmpty {
-      return URL(fileURLWithPath: shared).appendingPathComponent("data/olc")
-    }
-    let packageRoot = URL(fileURLWithPath: #filePath)
-      .deletingLastPathComponent()  // PlaceCoreTests
-      .deletingLastPathComponent()  // Tests
-      .deletingLastPathComponent()  // package root
-    return packageRoot.appendingPathComponent("../shared/data/olc").standardizedFileURL
-  }()
+  static let directory: URL = TestPaths.olc
 
   static let fileNames = [
     "encoding.csv", "decoding.csv", "shortCodeTests.csv", "validityTests.csv",

@@ -1,10 +1,10 @@
 import Foundation
 import PlaceCore
+import TestSupport
 import Testing
 
 /// The repository root, found from this file's path (Tests/PlaceCoreTests/<file>).
-private let repositoryRoot = URL(fileURLWithPath: #filePath)
-  .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+private let repositoryRoot = TestPaths.repoRoot
 
 private func loadVocabularyText() throws -> String {
   try String(

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import PlaceCore
@@ -7,19 +8,11 @@ import Testing
 
 /// Files the text tests read: the package's abbreviation table and the shared OSM extracts.
 enum TextTestData {
-  /// The package root, from this file's path.
-  static let packageRoot: URL = URL(fileURLWithPath: #filePath)
-    .deletingLastPathComponent()  // PlaceCoreTests
-    .deletingLastPathComponent()  // Tests
-    .deletingLastPathComponent()  // package root
+  /// The package root.
+  static let packageRoot: URL = TestPaths.repoRoot
 
   /// The shared folder: `$PLACEINDEX_SHARED`, or `<package root>/../shared`.
-  static let sharedDirectory: URL = {
-    if let shared = ProcessInfo.processInfo.environment["PLACEINDEX_SHARED"], !shared.isEmpty {
-      return URL(fileURLWithPath: shared)
-    }
-    return packageRoot.appendingPathComponent("../shared").standardizedFileURL
-  }()
+  static let sharedDirectory: URL = TestPaths.shared
 
   /// `Data/abbreviations.tsv`, parsed.
   static let abbreviations: Abbreviations = {

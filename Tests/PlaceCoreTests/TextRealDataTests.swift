@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import PlaceCore
@@ -30,34 +31,7 @@ enum TextOSMNames {
     return names
   }
 
-  static func decodeEntities(_ value: String) -> String {
-    guard value.contains("&") else { return value }
-    var result = ""
-    var rest = Substring(value)
-    while let amp = rest.firstIndex(of: "&") {
-      result += rest[..<amp]
-      guard let semi = rest[amp...].firstIndex(of: ";") else { break }
-      let entity = rest[rest.index(after: amp)..<semi]
-      switch entity {
-      case "amp": result += "&"
-      case "lt": result += "<"
-      case "gt": result += ">"
-      case "quot": result += "\""
-      case "apos": result += "'"
-      default:
-        let number =
-          entity.hasPrefix("#x")
-          ? UInt32(entity.dropFirst(2), radix: 16) : UInt32(entity.dropFirst(), radix: 10)
-        if entity.hasPrefix("#"), let number, let scalar = Unicode.Scalar(number) {
-          result.unicodeScalars.append(scalar)
-        } else {
-          result += "&\(entity);"
-        }
-      }
-      rest = rest[rest.index(after: semi)...]
-    }
-    return result + rest
-  }
+  static func decodeEntities(_ value: String) -> String { XMLText.unescape(value) }
 }
 
 @Suite struct TextNormalizationRealDataTests {

@@ -1,11 +1,11 @@
 import Foundation
 import PlaceCore
 import PlaceIndexBuilder
+import TestSupport
 import Testing
 
 /// The repository root, found from this file's path (Tests/PlaceIndexBuilderTests/<file>).
-private let repositoryRoot = URL(fileURLWithPath: #filePath)
-  .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+private let repositoryRoot = TestPaths.repoRoot
 
 /// The shared Helsinki extract, next to the repository (../shared/data/osm).
 private let helsinkiExtract = repositoryRoot.deletingLastPathComponent()
@@ -377,33 +377,5 @@ private enum OSMTextScanner {
     return nil
   }
 
-  static func unescape(_ text: Substring) -> String {
-    guard text.contains("&") else { return String(text) }
-    var result = ""
-    var rest = text
-    while let amp = rest.firstIndex(of: "&") {
-      result += rest[..<amp]
-      guard let semi = rest[amp...].firstIndex(of: ";") else { break }
-      let entity = rest[rest.index(after: amp)..<semi]
-      switch entity {
-      case "amp": result += "&"
-      case "lt": result += "<"
-      case "gt": result += ">"
-      case "quot": result += "\""
-      case "apos": result += "'"
-      default:
-        let number =
-          entity.hasPrefix("#x")
-          ? UInt32(entity.dropFirst(2), radix: 16) : UInt32(entity.dropFirst(), radix: 10)
-        if entity.hasPrefix("#"), let number, let scalar = Unicode.Scalar(number) {
-          result.unicodeScalars.append(scalar)
-        } else {
-          result += "&\(entity);"
-        }
-      }
-      rest = rest[rest.index(after: semi)...]
-    }
-    result += rest
-    return result
-  }
+  static func unescape(_ text: Substring) -> String { XMLText.unescape(text) }
 }

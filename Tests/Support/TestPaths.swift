@@ -71,3 +71,47 @@ public func runProcess(_ executable: URL, _ arguments: [String], input: String =
     p.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self)
   )
 }
+
+extension TestPaths {
+  /// The project's own sample extract.
+  public static var sample: URL { repoRoot.appendingPathComponent("Data/sample.osm") }
+
+  /// The Open Location Code reference CSVs.
+  public static var olc: URL { shared.appendingPathComponent("data/olc") }
+}
+
+/// XML text helpers for tests that read extracts as text, independently of the XML stage.
+public enum XMLText {
+  /// `value` with XML's predefined entities and character references decoded.
+  public static func unescape<S: StringProtocol>(_ value: S) -> String {
+    guard value.contains("&") else { return String(value) }
+    var result = ""
+    var rest = Substring(value)
+    while let amp = rest.firstIndex(of: "&") {
+      result += rest[..<amp]
+      guard let semi = rest[amp...].firstIndex(of: ";") else {
+        result += rest[amp...]
+        return result
+      }
+      let entity = rest[rest.index(after: amp)..<semi]
+      switch entity {
+      case "amp": result += "&"
+      case "lt": result += "<"
+      case "gt": result += ">"
+      case "quot": result += "\""
+      case "apos": result += "'"
+      default:
+        let number =
+          entity.hasPrefix("#x") || entity.hasPrefix("#X")
+          ? UInt32(entity.dropFirst(2), radix: 16) : UInt32(entity.dropFirst(), radix: 10)
+        if entity.hasPrefix("#"), let number, let scalar = Unicode.Scalar(number) {
+          result.unicodeScalars.append(scalar)
+        } else {
+          result += "&\(entity);"
+        }
+      }
+      rest = rest[rest.index(after: semi)...]
+    }
+    return result + rest
+  }
+}
