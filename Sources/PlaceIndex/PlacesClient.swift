@@ -57,8 +57,9 @@ public final class PlacesClient: Sendable {
       let point = Coordinate(
         latitude: Double(f.latitudeE7) / 1e7, longitude: Double(f.longitudeE7) / 1e7)
       let key = TextNormalizer.fold(s.primaryText.text)
+      let radius = PlacesClient.duplicateRadius(primaryType: s.types.first ?? "")
       if seen.contains(where: {
-        $0.0 == key && $0.1 == s.types.first && $0.2.distance(to: point) < 150
+        $0.0 == key && $0.1 == s.types.first && $0.2.distance(to: point) < radius
       }) {
         continue
       }
@@ -78,6 +79,17 @@ public final class PlacesClient: Sendable {
       return .success(suggestions)
     } catch {
       return .failure(error)
+    }
+  }
+
+  /// How far apart two places with the same name and primary type may be and still be one
+  /// place (a town as node and boundary, a street in pieces, a shop as node and building).
+  static func duplicateRadius(primaryType: String) -> Double {
+    switch primaryType {
+    case "country", "administrative_area_level_1", "administrative_area_level_2": 100_000
+    case "locality", "administrative_area_level_3", "postal_town": 10_000
+    case "sublocality", "neighborhood", "route": 2_000
+    default: 150
     }
   }
 

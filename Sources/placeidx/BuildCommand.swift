@@ -11,7 +11,8 @@ import PlaceIndexBuilder
 enum BuildCommand {
   static func run(_ args: [String]) throws {
     let a = try Arguments(
-      args, valued: ["o", "output", "pipeline", "data", "root"], flags: ["quiet", "report"])
+      args, valued: ["o", "output", "pipeline", "data", "root"],
+      flags: ["quiet", "report", "split-by-country"])
     let root = a.value("root") ?? FileManager.default.currentDirectoryPath
     var extract: String
     var output: String
@@ -41,6 +42,7 @@ enum BuildCommand {
     let data = a.value("data") ?? BuildTables.defaultDirectory()
     let tables = try BuildTables(directory: data)
     var buildOptions = IndexBuilder.Options(extract: extract, output: output, options: options)
+    buildOptions.splitByCountry = a.flag("split-by-country")
     let showProgress = !a.flag("quiet") && isatty(STDERR_FILENO) != 0
     if showProgress {
       let start = Date()

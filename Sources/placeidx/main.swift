@@ -15,6 +15,7 @@ let usage = """
 
   USAGE
     placeidx build EXTRACT -o FILE [--data DIR] [--quiet] [--report]
+    placeidx build EXTRACT -o DIR --split-by-country   (one shard per country: DIR/CC.placeidx)
     placeidx build --pipeline NAME [--root DIR] [--data DIR] [--quiet] [--report]
     placeidx query --index FILE [--index FILE…] QUERY [request options] [--json]
     placeidx query --index FILE [--index FILE…] --jsonl

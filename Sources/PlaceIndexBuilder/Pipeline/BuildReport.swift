@@ -16,8 +16,10 @@ public struct BuildReport: Sendable {
   public var tokens = 0
   /// Index size in bytes.
   public var indexBytes = 0
-  /// SHA-256 of the index.
+  /// SHA-256 of the index (empty when split into shards).
   public var sha256 = ""
+  /// The shards written with `splitByCountry`: country code, path, places.
+  public var shards: [(country: String, path: String, places: Int)] = []
   /// Seconds spent reading the extract.
   public var readSeconds = 0.0
   /// Seconds for the whole build.
@@ -37,9 +39,11 @@ public struct BuildReport: Sendable {
       "missing   \(collect.missingNodeRefs) node refs in ways, \(collect.missingNodeMembers) node / \(collect.missingWayMembers) way / \(collect.missingRelationMembers) relation members; \(collect.waysWithoutGeometry) ways without geometry",
       "places    \(places) (\(assemble.routesMerged) street ways merged into routes, \(assemble.unmapped) named places without a mapped type)",
       "admin     \(adminAreas) boundary areas; country \(pct(assemble.withCountry)), locality \(pct(assemble.withLocality)), full address \(pct(assemble.withFullAddress))",
-      "index     \(output): \(indexBytes) bytes, \(tokens) tokens, \(places == 0 ? 0 : indexBytes / places) bytes/place",
+      "index     \(output): \(indexBytes) bytes, \(tokens) tokens, \(places == 0 ? 0 : indexBytes / places) bytes/place"
+        + (shards.isEmpty ? "" : " in \(shards.count) shards"),
       "time      \(String(format: "%.2f", seconds)) s (reading \(String(format: "%.2f", readSeconds)) s)",
     ]
+    for s in shards { out.append("shard     \(s.country): \(s.path), \(s.places) places") }
     if verbose {
       out.append("unmapped  top tag combinations of named places without a type:")
       for (k, v) in assemble.unmappedCombinations.sorted(by: {

@@ -15,6 +15,9 @@ public struct IndexBuilder {
     public var options: [String] = []
     /// Called with (bytes done, bytes total) while reading.
     public var progress: (@Sendable (Int64, Int64) -> Void)? = nil
+    /// Write one index per country into the folder `output` (`<output>/<cc>.placeidx`,
+    /// `ZZ` for places without a country) instead of one index.
+    public var splitByCountry = false
 
     /// Creates options.
     public init(extract: String, output: String, options: [String] = []) {
@@ -55,27 +58,51 @@ public struct IndexBuilder {
     guard !places.isEmpty else { throw BuildError.noPlaces(path: options.extract) }
 
     let source = URL(fileURLWithPath: options.extract).lastPathComponent
-    let (image, tokenCount) = try IndexCompiler.compile(
-      places, source: source, timestamp: report.read.newestTimestamp,
-      options: options.options.joined(separator: " "), vocabularyTSV: tables.vocabularyTSV,
-      abbreviationsTSV: tables.abbreviationsTSV)
-    report.tokens = tokenCount
-    report.indexBytes = image.count
-    report.sha256 = SHA256.hex(image)
+    if options.splitByCountry {
+      let groups = Dictionary(grouping: places) {
+        $0.record.countryCode.isEmpty ? "ZZ" : $0.record.countryCode
+      }
+      for code in groups.keys.sorted() {
+        let path = (options.output as NSString).appendingPathComponent("\(code).placeidx")
+        let written = try write(
+          groups[code]!, to: path, source: source, report: report, options: options)
+        report.shards.append((code, path, groups[code]!.count))
+        report.tokens += written.tokens
+        report.indexBytes += written.bytes
+      }
+    } else {
+      let written = try write(
+        places, to: options.output, source: source, report: report, options: options)
+      report.tokens = written.tokens
+      report.indexBytes = written.bytes
+      report.sha256 = written.sha256
+    }
+    report.seconds = seconds(clock.now - start)
+    return report
+  }
 
+  /// Compiles `places` and writes the index and its manifest atomically: index first, then
+  /// the manifest, so that a manifest never describes a file that is not there.
+  private func write(
+    _ places: [AssembledPlace], to path: String, source: String, report: BuildReport,
+    options: Options
+  ) throws -> (bytes: Int, tokens: Int, sha256: String) {
+    let optionsText = options.options.joined(separator: " ")
+    let (image, tokenCount) = try IndexCompiler.compile(
+      places, source: source, timestamp: report.read.newestTimestamp, options: optionsText,
+      vocabularyTSV: tables.vocabularyTSV, abbreviationsTSV: tables.abbreviationsTSV)
+    let sha = SHA256.hex(image)
     let manifest = Manifest(
       formatVersion: "\(IndexLayout.majorVersion).\(IndexLayout.minorVersion)",
       dataVersion: Manifest.DataVersion(
         source: source, timestamp: report.read.newestTimestamp,
-        optionsHash: String(fnv1a64(options.options.joined(separator: " ")), radix: 16)),
+        optionsHash: String(fnv1a64(optionsText), radix: 16)),
       counts: Manifest.Counts(places: places.count, tokens: tokenCount),
-      sha256: report.sha256, size: image.count, attribution: IndexCompiler.attribution,
+      sha256: sha, size: image.count, attribution: IndexCompiler.attribution,
       license: IndexCompiler.license)
-    // Index first, then its manifest: a manifest never describes a file that is not there.
-    try ArtifactWriter.write(image, to: options.output)
-    try ArtifactWriter.write(try manifest.encoded(), to: options.output + ".json")
-    report.seconds = seconds(clock.now - start)
-    return report
+    try ArtifactWriter.write(image, to: path)
+    try ArtifactWriter.write(try manifest.encoded(), to: path + ".json")
+    return (image.count, tokenCount, sha)
   }
 
   private func seconds(_ d: Duration) -> Double {
