@@ -36,7 +36,6 @@ public final class AutocompleteFetcher: @unchecked Sendable {
   private let search:
     @Sendable (AutocompleteRequest) throws(PlacesError) -> [AutocompleteSuggestion]
   private let queue = DispatchQueue(label: "PlaceIndex.AutocompleteFetcher")
-  private let workQueue: DispatchQueue
   /// Where events are delivered.
   public let callbackQueue: DispatchQueue
   /// Text shorter than this (in characters) requests nothing and clears the suggestions.
@@ -82,8 +81,6 @@ public final class AutocompleteFetcher: @unchecked Sendable {
     self.debounce = debounce
     self.callbackQueue = callbackQueue
     self.search = search
-    self.workQueue = DispatchQueue(
-      label: "PlaceIndex.AutocompleteFetcher.work", attributes: .concurrent)
   }
 
   /// The delegate that receives events (held weakly).
@@ -118,7 +115,9 @@ public final class AutocompleteFetcher: @unchecked Sendable {
         queue.async { [self] in
           guard current == generation else { return }
           deliver(.didRequest(text: text), generation: current)
-          workQueue.async { [self] in
+          // Each search runs on a thread of its own: a slow search (a large index, a cold
+          // disk) never waits for a pool thread held by another.
+          Thread.detachNewThread { [self] in
             let event: Event
             do throws(PlacesError) {
               event = .didUpdate(text: text, suggestions: try search(request))
