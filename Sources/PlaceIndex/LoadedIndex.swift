@@ -12,9 +12,8 @@ public final class LoadedIndex: Sendable {
   let places: PlaceTable
   let ids: PlaceIDTable
   let types: TypeTable
-  /// The type vocabulary stored in the index.
-  public let vocabulary: PlaceTypeVocabulary
-  let abbreviations: Abbreviations
+  private let vocabularyCell: ParsedOnce<PlaceTypeVocabulary>
+  private let abbreviationsCell: ParsedOnce<Abbreviations>
   /// The metadata section as a JSON object.
   public let metadata: [String: String]
   /// Primary type name index of each type list, for quick filtering.
@@ -60,19 +59,32 @@ public final class LoadedIndex: Sendable {
       }
       let (ib, io) = try section(.placeIDs)
       ids = try PlaceIDTable(ib, fileOffset: io, placeCount: places.count)
-      let (vb, vo) = try section(.vocabulary)
-      do {
-        vocabulary = try PlaceTypeVocabulary(tsv: String(decoding: vb, as: UTF8.self))
-      } catch {
-        throw IndexFormatError.corrupt(
-          path: file.path, section: "VOCABULARY", offset: vo, reason: "\(error)")
+      let (vs, vb) = try file.requiredBytes(.vocabulary)
+      let (`as`, ab) = try file.requiredBytes(.abbreviations)
+      let path = file.path
+      // The sections' bytes live as long as `file`, which the cells' owner keeps.
+      let vocabularyText = String(decoding: vb, as: UTF8.self)
+      let abbreviationsText = String(decoding: ab, as: UTF8.self)
+      vocabularyCell = ParsedOnce {
+        Result { () throws(PlacesError) -> PlaceTypeVocabulary in
+          do {
+            return try PlaceTypeVocabulary(tsv: vocabularyText)
+          } catch {
+            throw .index(
+              .corrupt(path: path, section: "VOCABULARY", offset: vs.offset, reason: "\(error)"))
+          }
+        }
       }
-      let (ab, ao) = try section(.abbreviations)
-      do {
-        abbreviations = try Abbreviations(tsv: String(decoding: ab, as: UTF8.self))
-      } catch {
-        throw IndexFormatError.corrupt(
-          path: file.path, section: "ABBREVIATIONS", offset: ao, reason: "\(error)")
+      abbreviationsCell = ParsedOnce {
+        Result { () throws(PlacesError) -> Abbreviations in
+          do {
+            return try Abbreviations(tsv: abbreviationsText)
+          } catch {
+            throw .index(
+              .corrupt(
+                path: path, section: "ABBREVIATIONS", offset: `as`.offset, reason: "\(error)"))
+          }
+        }
       }
       let (mb, _) = try section(.metadata)
       let json = (try? JSONSerialization.jsonObject(with: Data(mb))) as? [String: Any] ?? [:]
@@ -89,6 +101,16 @@ public final class LoadedIndex: Sendable {
   /// Number of places.
   public var placeCount: Int { places.count }
 
+  /// The type vocabulary stored in the index (parsed on first use).
+  public var vocabulary: PlaceTypeVocabulary {
+    get throws(PlacesError) { try vocabularyCell.get() }
+  }
+
+  /// The abbreviation table stored in the index (parsed on first use).
+  var abbreviations: Abbreviations {
+    get throws(PlacesError) { try abbreviationsCell.get() }
+  }
+
   /// Attribution to show next to results from this index.
   public var attribution: String { metadata["attribution"] ?? "© OpenStreetMap contributors" }
 
@@ -102,6 +124,10 @@ public final class LoadedIndex: Sendable {
       try postings.verify()
       try places.verify()
       try ids.verify()
+      _ = try vocabulary
+      _ = try abbreviations
+    } catch let e as PlacesError {
+      throw e
     } catch let e as IndexFormatError {
       throw .index(e.withPath(file.path))
     } catch {

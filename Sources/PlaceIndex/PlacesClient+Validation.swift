@@ -54,7 +54,14 @@ extension PlacesClient {
     }
     try f.coordinateRegionBias?.validate(role: "locationBias")
     try f.coordinateRegionRestriction?.validate(role: "locationRestriction")
-    _ = try TypeFilter(f.types, vocabularies: indexes.map(\.vocabulary))
+    if !f.types.isEmpty { _ = try TypeFilter(f.types, vocabularies: try vocabularies()) }
+  }
+
+  /// The type vocabularies of the loaded indexes.
+  func vocabularies() throws(PlacesError) -> [PlaceTypeVocabulary] {
+    var out: [PlaceTypeVocabulary] = []
+    for index in indexes { out.append(try index.vocabulary) }
+    return out
   }
 
   /// Whether `code` has the form of a region code: two ASCII letters.

@@ -34,7 +34,9 @@ public final class PlacesClient: Sendable {
     let plan = QueryPlan(query: request.query, inputOffset: offset)
     if plan.tokens.isEmpty { return [] }
     if let code = try plusCodeSuggestion(request) { return [.place(code)] }
-    let typeFilter = try TypeFilter(request.filter.types, vocabularies: indexes.map(\.vocabulary))
+    let typeFilter =
+      request.filter.types.isEmpty
+      ? TypeFilter.any : try TypeFilter(request.filter.types, vocabularies: try vocabularies())
     let limit = max(1, request.maxResultCount)
     var found: [ScoredPlace] = []
     do {
@@ -115,7 +117,7 @@ public final class PlacesClient: Sendable {
       parts.removeLast()
     }
     let secondary = parts.joined(separator: ", ")
-    let a = index.abbreviations
+    let a = try index.abbreviations
     let primaryMatches = MatchHighlighter.matches(
       queryTokens: plan.tokens, in: primary, abbreviations: a)
     let secondaryMatches = MatchHighlighter.matches(

@@ -10,6 +10,13 @@ struct TypeFilter: Sendable {
 
   let kind: Kind
 
+  /// The filter that accepts every place.
+  static let any = TypeFilter(kind: .any)
+
+  private init(kind: Kind) {
+    self.kind = kind
+  }
+
   /// The collections a filter may name alone.
   static let collections: Set<String> = [
     "address", "establishment", "geocode", "(regions)", "(cities)",
