@@ -39,15 +39,15 @@ public final class PlacesClient: Sendable {
       ? TypeFilter.any : try TypeFilter(request.filter.types, vocabularies: try vocabularies())
     let limit = max(1, request.maxResultCount)
     var found: [ScoredPlace] = []
-    do {
-      for index in indexes {
+    for index in indexes {
+      do {
         found += try index.search(
           plan, filter: request.filter, typeFilter: typeFilter, limit: limit * 2)
+      } catch let e as IndexFormatError {
+        throw .index(e.withPath(index.file.path))
+      } catch {
+        throw .index(.corrupt(path: index.file.path, section: "?", offset: 0, reason: "\(error)"))
       }
-    } catch let e as IndexFormatError {
-      throw .index(e)
-    } catch {
-      throw .index(.corrupt(path: "", section: "?", offset: 0, reason: "\(error)"))
     }
     found.sort { $0.score > $1.score || ($0.score == $1.score && $0.rank < $1.rank) }
     var suggestions: [AutocompletePlaceSuggestion] = []

@@ -22,6 +22,8 @@ let usage = """
     placeidx details --index FILE ID [--fields a,b,c] [--language xx] [--json]
     placeidx inspect FILE
     placeidx verify FILE
+    placeidx serve --index FILE [--index FILE…] [--host 127.0.0.1] [--port 8080] [--threads 2]
+                 POST /v1/places:autocomplete (request JSON as in --jsonl), GET /v1/places/ID
     placeidx pluscode encode|decode|shorten|recover …
 
   REQUEST OPTIONS (query)
@@ -65,6 +67,7 @@ do {
   case "details": try DetailsCommand.run(rest)
   case "inspect": try InspectCommand.run(rest, verify: false)
   case "verify": try InspectCommand.run(rest, verify: true)
+  case "serve": try ServeCommand.run(rest)
   case "pluscode":
     do {
       print(try PlusCodeCommand.run(rest))
