@@ -62,15 +62,18 @@ final class ElementCollector: OSMElementHandler {
     }
     ways.append(id: way.id, points: points)
     guard ElementCollector.isCandidate(way.tags) else { return }
+    let closedRing = points.count >= 4 && points.first! == points.last!
+    // An open way tagged as a boundary is a stretch of border ("Österreich — Liechtenstein"),
+    // not a place; the area is its relation.
+    if !closedRing, way.tags[key: "boundary"] != nil, way.tags[key: "place"] == nil { return }
     guard let point = Geometry.representativePoint(points) else {
       counts.waysWithoutGeometry += 1
       return
     }
-    let closed = points.count >= 4 && points.first! == points.last!
     elements.append(
       ExtractedElement(
         kind: .way, id: way.id, latitudeE7: point.0, longitudeE7: point.1,
-        tags: ElementCollector.dictionary(way.tags), isArea: closed))
+        tags: ElementCollector.dictionary(way.tags), isArea: closedRing))
   }
 
   func handle(relation: OSMRelation) throws {
