@@ -19,6 +19,7 @@ let package = Package(
     .library(name: "PlaceIndex", targets: ["PlaceIndex"]),
     .library(name: "PlaceIndexBuilder", targets: ["PlaceIndexBuilder"]),
     .executable(name: "placeidx", targets: ["placeidx"]),
+    .executable(name: "placeidx-bench", targets: ["placeidx-bench"]),
   ],
   targets: [
     // C libraries from the system, found with pkg-config where Debian ships a .pc file.
@@ -43,6 +44,16 @@ let package = Package(
     // Executable.
     .executableTarget(
       name: "placeidx", dependencies: ["PlaceIndex", "PlaceIndexBuilder", "PlaceCore"]),
+
+    // Benchmark harness (`make bench`): PlaceIndex beside an SQLite FTS5 + R*Tree peer. Only the
+    // benchmark links SQLite.
+    .systemLibrary(
+      name: "CSQLite", path: "Benchmarks/CSQLite", pkgConfig: "sqlite3",
+      providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]),
+    .executableTarget(
+      name: "placeidx-bench",
+      dependencies: ["PlaceIndex", "PlaceIndexBuilder", "PlaceCore", "CSQLite"],
+      path: "Benchmarks/Sources/placeidx-bench"),
 
     // Paths and process helpers shared by the test targets.
     .target(name: "TestSupport", path: "Tests/Support"),

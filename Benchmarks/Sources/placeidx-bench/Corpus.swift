@@ -1,0 +1,101 @@
+import PlaceCore
+import PlaceIndex
+
+/// One place of a built index, as the public API shows it: what the targets are drawn from and
+/// what the peer's database is built from, so both systems hold the same places.
+struct CorpusPlace: Sendable {
+  /// Position in the index (most important first); also the peer's row id.
+  var rank: Int
+  var placeID: String
+  /// The display name (for an address place, its street address).
+  var name: String
+  /// The formatted address, in the country's convention, including the name.
+  var formattedAddress: String
+  /// The formatted address without the leading name.
+  var rest: String
+  var locality: String
+  var country: String
+  var coordinate: Coordinate
+  var types: [String]
+  var hasStreetNumber: Bool
+  /// Whether the name is the street address (a place without a name of its own).
+  var nameIsStreetAddress: Bool
+  /// The folded name, to tell a duplicate of the same place (node and building) from another.
+  var foldedName: String
+}
+
+/// Every place of one index, in rank order.
+struct Corpus: Sendable {
+  var places: [CorpusPlace]
+  var rankOfID: [String: Int]
+
+  /// Walks the index with the public API: place ID by rank, then place details.
+  init(index: LoadedIndex) throws {
+    let client = PlacesClient(indexes: [index])
+    var places: [CorpusPlace] = []
+    var rankOfID: [String: Int] = [:]
+    places.reserveCapacity(index.placeCount)
+    let fields: Set<PlaceProperty> = [
+      .displayName, .formattedAddress, .coordinate, .types, .addressComponents,
+    ]
+    for rank in 0..<index.placeCount {
+      let id = try index.placeIDForTesting(rank: rank)
+      let p = try client.fetchPlace(with: FetchPlaceRequest(placeID: id, placeProperties: fields))
+      let name = p.displayName ?? ""
+      let address = p.formattedAddress ?? name
+      var rest = address
+      if address == name {
+        rest = ""
+      } else if address.hasPrefix(name + ", ") {
+        rest = String(address.dropFirst(name.count + 2))
+      }
+      let components = p.addressComponents ?? []
+      let route = components.first { $0.kind == .route }?.longText ?? ""
+      let number = components.first { $0.kind == .streetNumber }?.longText ?? ""
+      places.append(
+        CorpusPlace(
+          rank: rank, placeID: id, name: name, formattedAddress: address, rest: rest,
+          locality: components.first { $0.kind == .locality }?.longText ?? "",
+          country: components.first { $0.kind == .country }?.longText ?? "",
+          coordinate: p.coordinate ?? Coordinate(latitude: 0, longitude: 0),
+          types: p.types ?? [],
+          hasStreetNumber: !number.isEmpty,
+          nameIsStreetAddress: !route.isEmpty && !number.isEmpty && name.contains(route)
+            && name.contains(number),
+          foldedName: TextNormalizer.fold(name)))
+      if rankOfID[id] == nil { rankOfID[id] = rank }
+    }
+    self.places = places
+    self.rankOfID = rankOfID
+  }
+
+  var count: Int { places.count }
+
+  /// Whether the place at `rank` stands for `target`: the target itself, or another
+  /// representation of the same thing. That is the same folded name within 150 m (a shop
+  /// mapped as a node and as a building), or, for areas and streets, which OSM often holds in
+  /// several pieces (a town as node and boundary, a county as relation and way, a street in
+  /// segments), the same name and primary type within 100 km (countries, regions, counties),
+  /// 10 km (localities) or 2 km (neighbourhoods, streets). Applied alike to both systems.
+  func isEquivalent(_ rank: Int, to target: Int) -> Bool {
+    if rank == target { return true }
+    guard rank >= 0, rank < places.count else { return false }
+    let a = places[rank]
+    let b = places[target]
+    guard a.foldedName == b.foldedName else { return false }
+    let d = a.coordinate.distance(to: b.coordinate)
+    if d < 150 { return true }
+    guard let type = b.types.first, a.types.first == type else { return false }
+    return d < Corpus.pieceRadius(type)
+  }
+
+  /// How far apart two pieces of one area or street of this primary type may lie.
+  static func pieceRadius(_ primaryType: String) -> Double {
+    switch primaryType {
+    case "country", "administrative_area_level_1", "administrative_area_level_2": 100_000
+    case "locality", "administrative_area_level_3", "postal_town": 10_000
+    case "sublocality", "neighborhood", "route": 2_000
+    default: 150
+    }
+  }
+}

@@ -1,0 +1,334 @@
+import Foundation
+import PlaceCore
+import PlaceIndex
+
+/// Where things are and how much to do.
+struct HarnessOptions {
+  /// The repository root (Data/ is found there).
+  var root: String
+  /// The folder of extracts.
+  var extracts: String
+  /// The `placeidx` executable.
+  var placeidx: String
+  /// This executable (for the open probes, run as child processes).
+  var bench: String
+  /// Scratch folder for indexes, databases and decompressed XML.
+  var work: String
+  /// Where results.md and results.json go.
+  var out: String
+  var quick: Bool
+  var seed: UInt64 = 20_240_601
+  var perCategory: Int
+  var buildRuns: Int
+  var probeRuns: Int
+  /// Timed passes over the requests (each request keeps its fastest).
+  var passes: Int
+  /// Only extracts whose file name contains one of these (all when empty).
+  var only: [String] = []
+
+  var data: String { (root as NSString).appendingPathComponent("Data") }
+}
+
+/// One target as recorded in results.json, so anyone can check what was asked.
+struct TargetRecord: Codable, Sendable {
+  var category: String
+  var placeID: String
+  var text: String
+  var origin: [Double]?
+  /// Characters typed until the target entered the top 5 (nil: never), per system.
+  var oursChars: Int?
+  var peerChars: Int?
+  /// Position (1...5) at full text (nil: not in the top 5), per system.
+  var oursFull: Int?
+  var peerFull: Int?
+}
+
+struct BuildFigures: Codable, Sendable {
+  var runs: Int
+  /// `placeidx build` on the extract as shipped (compressed ones include decompression).
+  var ours: ProcessRun
+  var xmlBytesPerSecond: Double
+  /// `xmllint --stream --noout` on the uncompressed XML: libxml2's parse floor.
+  var xmllint: ProcessRun
+  var xmllintBytesPerSecond: Double
+  /// ours.wall / xmllint.wall.
+  var wallRatio: Double
+  /// Decompressing the extract alone (gzip -dc / bzip2 -dc to a file), when it is compressed.
+  var decompress: ProcessRun?
+  /// Seconds to build the peer's database from the places enumerated out of the index.
+  var peerSeconds: Double
+}
+
+struct SizeFigures: Codable, Sendable {
+  var indexBytes: Int
+  var bytesPerPlace: Double
+  var sections: [NamedSize]
+  var peerBytes: Int
+  var peerBytesPerPlace: Double
+  var peerParts: [NamedSize]
+  /// indexBytes / peerBytes.
+  var ratio: Double
+}
+
+/// One open, measured in a fresh child process.
+struct OpenProbe: Codable, Sendable {
+  var openMs: Double
+  var rssBeforeKiB: Int
+  var rssAfterKiB: Int
+  /// The first query after opening ("a", the broadest one-letter prefix), in milliseconds.
+  var firstQueryMs: Double
+}
+
+struct OpenFigures: Codable, Sendable {
+  var runs: Int
+  var ours: OpenProbe
+  var peer: OpenProbe
+}
+
+struct QueryFigures: Codable, Sendable {
+  var targets: Int
+  var requests: Int
+  var requestsWithOrigin: Int
+  var ours1: LatencyFigures
+  var peer1: LatencyFigures
+  var ours2: LatencyFigures
+  var peer2: LatencyFigures
+}
+
+struct ExtractResult: Codable, Sendable {
+  var name: String
+  var file: String
+  var fileBytes: Int
+  var xmlBytes: Int
+  var places: Int
+  var build: BuildFigures
+  var size: SizeFigures
+  var open: OpenFigures
+  var query: QueryFigures
+  var quality: [QualityRow]
+  var targets: [TargetRecord]
+}
+
+struct BenchResults: Codable, Sendable {
+  var generated: String
+  var mode: String
+  var seed: UInt64
+  var targetsPerCategory: Int
+  var buildRuns: Int
+  var passes: Int
+  var harnessSeconds: Double
+  var machine: MachineInfo
+  var peer: String
+  var extracts: [ExtractResult]
+}
+
+enum Harness {
+  static let peerDescription =
+    "SQLite \(sqliteVersion): FTS5 (unicode61 remove_diacritics 2, prefix='1 2 3', external content) over name / rest of address / locality, R*Tree over positions; words ANDed as prefix terms; ORDER BY bm25/words - \(Peer.importanceWeight)·importance - \(Peer.nearnessWeight)·exp(-d/\(Int(Peer.nearnessScale)) m) within a 30 km R*Tree box of the origin"
+
+  /// The extracts to run: `.osm`, `.osm.gz`, `.osm.bz2` in the folder, by name.
+  static func extractFiles(_ o: HarnessOptions) throws -> [String] {
+    let names = try FileManager.default.contentsOfDirectory(atPath: o.extracts)
+      .filter { $0.hasSuffix(".osm") || $0.hasSuffix(".osm.gz") || $0.hasSuffix(".osm.bz2") }
+      .filter { n in o.only.isEmpty || o.only.contains { n.contains($0) } }
+      .sorted()
+    return names.map { (o.extracts as NSString).appendingPathComponent($0) }
+  }
+
+  static func stem(_ path: String) -> String {
+    var n = (path as NSString).lastPathComponent
+    for s in [".bz2", ".gz", ".osm"] where n.hasSuffix(s) { n = String(n.dropLast(s.count)) }
+    return n
+  }
+
+  static func run(_ o: HarnessOptions) throws {
+    let progress = Progress()
+    var machine = MachineInfo.current()
+    let files = try extractFiles(o)
+    guard !files.isEmpty else { throw HarnessError("no extracts in \(o.extracts)") }
+    let fm = FileManager.default
+    for d in ["indexes", "peer", "xml"] {
+      try fm.createDirectory(
+        atPath: (o.work as NSString).appendingPathComponent(d), withIntermediateDirectories: true)
+    }
+    try fm.createDirectory(atPath: o.out, withIntermediateDirectories: true)
+    var results: [ExtractResult] = []
+    for (i, file) in files.enumerated() {
+      progress.say("[\(i + 1)/\(files.count)] \((file as NSString).lastPathComponent)")
+      results.append(try runExtract(file, o, progress))
+    }
+    machine.loadAtEnd = MachineInfo.loadAverage()
+    let all = BenchResults(
+      generated: ISO8601DateFormatter().string(from: Date()), mode: o.quick ? "quick" : "full",
+      seed: o.seed, targetsPerCategory: o.perCategory, buildRuns: o.buildRuns,
+      passes: o.passes, harnessSeconds: progress.elapsed, machine: machine, peer: peerDescription,
+      extracts: results)
+    let json = (o.out as NSString).appendingPathComponent("results.json")
+    let md = (o.out as NSString).appendingPathComponent("results.md")
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+    try encoder.encode(all).write(to: URL(fileURLWithPath: json))
+    try Report.markdown(all).write(toFile: md, atomically: true, encoding: .utf8)
+    progress.say("wrote \(md) and \(json)")
+    print(Report.mainTable(all))
+  }
+
+  /// The uncompressed XML of `file` (decompressed into the work folder when compressed), and
+  /// the decompression run.
+  static func uncompressed(_ file: String, _ o: HarnessOptions) throws -> (String, ProcessRun?) {
+    guard let h = FileHandle(forReadingAtPath: file) else {
+      throw HarnessError("cannot read \(file)")
+    }
+    let magic = [UInt8](h.readData(ofLength: 3))
+    try? h.close()
+    let tool: String
+    if magic.starts(with: [0x1F, 0x8B]) {
+      tool = "gzip"
+    } else if magic == Array("BZh".utf8) {
+      tool = "bzip2"
+    } else {
+      return (file, nil)
+    }
+    let out = (o.work as NSString).appendingPathComponent("xml/\(stem(file)).osm")
+    let run = try Child.timed(
+      "/bin/sh", ["-c", "exec \(tool) -dc -- \"$0\" > \"$1\"", file, out])
+    return (out, run)
+  }
+
+  static func runExtract(_ file: String, _ o: HarnessOptions, _ progress: Progress) throws
+    -> ExtractResult
+  {
+    let fm = FileManager.default
+    let name = stem(file)
+    let fileBytes = (try fm.attributesOfItem(atPath: file)[.size] as? Int) ?? 0
+    let (xml, decompress) = try uncompressed(file, o)
+    let xmlBytes = (try fm.attributesOfItem(atPath: xml)[.size] as? Int) ?? 0
+
+    // Build: placeidx on the extract as shipped, xmllint on the same XML uncompressed.
+    progress.say("  build ×\(o.buildRuns) and xmllint ×\(o.buildRuns)")
+    let index = (o.work as NSString).appendingPathComponent("indexes/\(name).placeidx")
+    var ourRuns: [ProcessRun] = []
+    var lintRuns: [ProcessRun] = []
+    for _ in 0..<o.buildRuns {
+      ourRuns.append(
+        try Child.timed(o.placeidx, ["build", file, "-o", index, "--quiet", "--data", o.data]))
+      lintRuns.append(try Child.timed("/usr/bin/xmllint", ["--stream", "--noout", xml]))
+    }
+    if xml != file { try? fm.removeItem(atPath: xml) }
+    let ours = ProcessRun.median(ourRuns)
+    let lint = ProcessRun.median(lintRuns)
+
+    // The places, enumerated through the public API; the peer is built from them.
+    let loaded = try LoadedIndex(path: index)
+    let corpus = try Corpus(index: loaded)
+    progress.say("  \(corpus.count) places; building the peer's database")
+    let peerPath = (o.work as NSString).appendingPathComponent("peer/\(name).sqlite")
+    let peerSeconds = try Peer.build(path: peerPath, corpus: corpus)
+
+    // Size.
+    let indexBytes = loaded.file.bytes.buffer.count
+    let peerBytes = (try fm.attributesOfItem(atPath: peerPath)[.size] as? Int) ?? 0
+    let sections = loaded.file.sections.map { NamedSize(name: $0.name, bytes: $0.length) }
+      .sorted { $0.bytes > $1.bytes }
+    let places = max(1, corpus.count)
+    let size = SizeFigures(
+      indexBytes: indexBytes, bytesPerPlace: Double(indexBytes) / Double(places),
+      sections: sections, peerBytes: peerBytes,
+      peerBytesPerPlace: Double(peerBytes) / Double(places),
+      peerParts: try Peer.parts(path: peerPath),
+      ratio: peerBytes > 0 ? Double(indexBytes) / Double(peerBytes) : 0)
+
+    // Open, each in fresh child processes.
+    progress.say("  open ×\(o.probeRuns) each")
+    let open = OpenFigures(
+      runs: o.probeRuns, ours: try probe("ours", index, o), peer: try probe("peer", peerPath, o))
+
+    // Targets and their keystroke sequences.
+    let seed = o.seed ^ fnv1a((file as NSString).lastPathComponent)
+    let targets = TargetSampler.sample(corpus, perCategory: o.perCategory, seed: seed)
+    let requests = TargetSampler.keystrokes(targets)
+    progress.say("  \(targets.count) targets, \(requests.count) requests; warm-up")
+    let client = PlacesClient(indexes: [loaded])
+    let oursSession = OursSession(client: client, rankOfID: corpus.rankOfID)
+    let peerSession = try PeerSession(path: peerPath)
+    _ = QueryRunner.run(requests, sessions: [oursSession])
+    _ = QueryRunner.run(requests, sessions: [peerSession])
+    progress.say("  one thread, \(o.passes) passes")
+    let ours1 = QueryRunner.run(requests, sessions: [oursSession], passes: o.passes)
+    let peer1 = QueryRunner.run(requests, sessions: [peerSession], passes: o.passes)
+    progress.say("  two threads, \(o.passes) passes")
+    // Two sessions over the same client: one loaded index serves both threads.
+    let ours2 = QueryRunner.run(
+      requests,
+      sessions: [oursSession, OursSession(client: client, rankOfID: corpus.rankOfID)],
+      passes: o.passes)
+    let peer2 = QueryRunner.run(
+      requests, sessions: [peerSession, try PeerSession(path: peerPath)], passes: o.passes)
+    let query = QueryFigures(
+      targets: targets.count, requests: requests.count,
+      requestsWithOrigin: requests.filter { $0.origin != nil }.count,
+      ours1: ours1.figures(threads: 1), peer1: peer1.figures(threads: 1),
+      ours2: ours2.figures(threads: 2), peer2: peer2.figures(threads: 2))
+
+    let oursOutcomes = QualityScorer.outcomes(targets, requests, ours1, corpus: corpus)
+    let peerOutcomes = QualityScorer.outcomes(targets, requests, peer1, corpus: corpus)
+    let quality = QualityScorer.rows(targets, ours: oursOutcomes, peer: peerOutcomes)
+    let records = targets.indices.map { i in
+      let t = targets[i]
+      return TargetRecord(
+        category: t.category.rawValue, placeID: corpus.places[t.rank].placeID, text: t.text,
+        origin: t.origin.map { [rounded($0.latitude), rounded($0.longitude)] },
+        oursChars: oursOutcomes[i].firstTop5, peerChars: peerOutcomes[i].firstTop5,
+        oursFull: oursOutcomes[i].fullPosition, peerFull: peerOutcomes[i].fullPosition)
+    }
+    return ExtractResult(
+      name: name, file: (file as NSString).lastPathComponent, fileBytes: fileBytes,
+      xmlBytes: xmlBytes, places: corpus.count,
+      build: BuildFigures(
+        runs: o.buildRuns, ours: ours, xmlBytesPerSecond: Double(xmlBytes) / max(ours.wall, 1e-3),
+        xmllint: lint, xmllintBytesPerSecond: Double(xmlBytes) / max(lint.wall, 1e-3),
+        wallRatio: ours.wall / max(lint.wall, 1e-3), decompress: decompress,
+        peerSeconds: peerSeconds),
+      size: size, open: open, query: query, quality: quality, targets: records)
+  }
+
+  static func rounded(_ v: Double) -> Double { (v * 1e6).rounded() / 1e6 }
+
+  /// Opens `path` in `runs` fresh child processes; the run with the shortest open time (on a
+  /// shared machine a child can lose its core for a time slice, which only ever adds time).
+  static func probe(_ system: String, _ path: String, _ o: HarnessOptions) throws -> OpenProbe {
+    var probes: [OpenProbe] = []
+    let tmp = (o.work as NSString).appendingPathComponent("probe.json")
+    for _ in 0..<o.probeRuns {
+      let status = try Child.run(o.bench, ["probe-open", system, path], stdout: tmp)
+      guard status == 0, let data = FileManager.default.contents(atPath: tmp) else {
+        throw HarnessError("probe-open \(system) \(path) failed (\(status))")
+      }
+      probes.append(try JSONDecoder().decode(OpenProbe.self, from: data))
+    }
+    try? FileManager.default.removeItem(atPath: tmp)
+    return probes.min { $0.openMs < $1.openMs }!
+  }
+
+  /// The child side of `probe`: opens the index or database, prints an OpenProbe as JSON.
+  static func probeOpen(system: String, path: String) throws {
+    let clock = ContinuousClock()
+    let before = residentKiB()
+    let start = clock.now
+    let session: any SearchSession
+    if system == "ours" {
+      let index = try LoadedIndex(path: path)
+      session = OursSession(client: PlacesClient(indexes: [index]), rankOfID: [:])
+    } else {
+      session = try PeerSession(path: path)
+    }
+    let opened = clock.now
+    let after = residentKiB()
+    _ = session.search("a", origin: nil)
+    let queried = clock.now
+    let probe = OpenProbe(
+      openMs: seconds(opened - start) * 1_000, rssBeforeKiB: before, rssAfterKiB: after,
+      firstQueryMs: seconds(queried - opened) * 1_000)
+    print(String(decoding: try JSONEncoder().encode(probe), as: UTF8.self))
+  }
+}

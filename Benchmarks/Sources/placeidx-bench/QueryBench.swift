@@ -1,0 +1,286 @@
+import Dispatch
+import Foundation
+import PlaceCore
+import PlaceIndex
+
+/// A search system under test, as one thread uses it: a query and an optional origin in, the
+/// corpus ranks of the top 5 out.
+protocol SearchSession: AnyObject {
+  func search(_ query: String, origin: Coordinate?) -> [Int]
+  var errors: Int { get }
+}
+
+/// PlaceIndex through its public API; one client serves any number of threads.
+final class OursSession: SearchSession, @unchecked Sendable {
+  let client: PlacesClient
+  let rankOfID: [String: Int]
+  private(set) var errors = 0
+
+  init(client: PlacesClient, rankOfID: [String: Int]) {
+    self.client = client
+    self.rankOfID = rankOfID
+  }
+
+  func search(_ query: String, origin: Coordinate?) -> [Int] {
+    let request = AutocompleteRequest(query: query, filter: AutocompleteFilter(origin: origin))
+    do {
+      return try client.autocompleteSuggestions(for: request).map {
+        $0.placeSuggestion.flatMap { rankOfID[$0.placeID] } ?? -1
+      }
+    } catch {
+      errors += 1
+      return []
+    }
+  }
+}
+
+/// Latency figures of one run, in microseconds.
+struct LatencyFigures: Codable, Sendable {
+  var threads: Int
+  var requests: Int
+  var p50: Double
+  var p90: Double
+  var p99: Double
+  var max: Double
+  var mean: Double
+  /// Requests answered per second of wall time (all threads together).
+  var requestsPerSecond: Double
+  /// Process CPU time over wall time: about 2 when two threads really ran at once, about 1
+  /// when other work on the shared machine held the other core.
+  var coresUsed: Double
+  var errors: Int
+
+  init(latenciesNs: [Int64], wallSeconds: Double, cpuSeconds: Double, threads: Int, errors: Int) {
+    let sorted = latenciesNs.sorted()
+    func pct(_ q: Double) -> Double {
+      guard !sorted.isEmpty else { return 0 }
+      let i = Swift.min(
+        sorted.count - 1, Swift.max(0, Int((q * Double(sorted.count)).rounded(.up)) - 1))
+      return Double(sorted[i]) / 1_000
+    }
+    self.threads = threads
+    requests = sorted.count
+    p50 = pct(0.5)
+    p90 = pct(0.9)
+    p99 = pct(0.99)
+    max = Double(sorted.last ?? 0) / 1_000
+    mean = sorted.isEmpty ? 0 : Double(sorted.reduce(0, +)) / Double(sorted.count) / 1_000
+    requestsPerSecond = wallSeconds > 0 ? Double(sorted.count) / wallSeconds : 0
+    coresUsed = wallSeconds > 0 ? cpuSeconds / wallSeconds : 0
+    self.errors = errors
+  }
+}
+
+/// What one run of a request list gave: per request its latency and its top 5.
+struct RunOutcome {
+  var latenciesNs: [Int64]
+  var results: [[Int]]
+  var wallSeconds: Double
+  /// CPU time of the whole process during the run with the shortest wall time.
+  var cpuSeconds: Double
+  var errors: Int
+
+  func figures(threads: Int) -> LatencyFigures {
+    LatencyFigures(
+      latenciesNs: latenciesNs, wallSeconds: wallSeconds, cpuSeconds: cpuSeconds,
+      threads: threads, errors: errors)
+  }
+}
+
+/// Results written by one thread.
+private final class ThreadLog: @unchecked Sendable {
+  var indexes: [Int] = []
+  var latencies: [Int64] = []
+  var results: [[Int]] = []
+}
+
+/// The sessions and requests handed to the threads.
+private final class Work: @unchecked Sendable {
+  let sessions: [any SearchSession]
+  let requests: [BenchRequest]
+  let logs: [ThreadLog]
+
+  init(sessions: [any SearchSession], requests: [BenchRequest]) {
+    self.sessions = sessions
+    self.requests = requests
+    logs = sessions.map { _ in ThreadLog() }
+  }
+
+  /// Thread `t` runs the keystroke sequences of every `threads`-th target, in order.
+  func run(thread t: Int) {
+    let clock = ContinuousClock()
+    let session = sessions[t]
+    let log = logs[t]
+    let n = sessions.count
+    for (i, r) in requests.enumerated() where r.target % n == t {
+      let start = clock.now
+      let found = session.search(r.query, origin: r.origin)
+      let elapsed = clock.now - start
+      log.indexes.append(i)
+      log.latencies.append(nanoseconds(elapsed))
+      log.results.append(found)
+    }
+  }
+}
+
+enum QueryRunner {
+  /// Runs `requests` `passes` times, one session per thread (one thread: on the calling
+  /// thread). Each request keeps its fastest time over the passes and the run its shortest
+  /// wall time: interference from other work on a shared machine only ever adds time. The
+  /// results are the first pass's.
+  static func run(_ requests: [BenchRequest], sessions: [any SearchSession], passes: Int = 1)
+    -> RunOutcome
+  {
+    var best: RunOutcome?
+    for _ in 0..<max(1, passes) {
+      let r = once(requests, sessions: sessions)
+      guard var b = best else {
+        best = r
+        continue
+      }
+      for i in b.latenciesNs.indices { b.latenciesNs[i] = min(b.latenciesNs[i], r.latenciesNs[i]) }
+      if r.wallSeconds < b.wallSeconds {
+        b.wallSeconds = r.wallSeconds
+        b.cpuSeconds = r.cpuSeconds
+      }
+      b.errors += r.errors
+      best = b
+    }
+    return best!
+  }
+
+  private static func once(_ requests: [BenchRequest], sessions: [any SearchSession])
+    -> RunOutcome
+  {
+    let work = Work(sessions: sessions, requests: requests)
+    let errorsBefore = sessions.reduce(0) { $0 + $1.errors }
+    let clock = ContinuousClock()
+    let cpuStart = processCPUSeconds()
+    let start = clock.now
+    if sessions.count == 1 {
+      work.run(thread: 0)
+    } else {
+      // One thread per session, started together; wait for all.
+      let group = DispatchGroup()
+      for t in sessions.indices {
+        group.enter()
+        let thread = Thread {
+          work.run(thread: t)
+          group.leave()
+        }
+        thread.stackSize = 8 << 20
+        thread.start()
+      }
+      group.wait()
+    }
+    let wall = seconds(clock.now - start)
+    let cpu = processCPUSeconds() - cpuStart
+    var latencies = [Int64](repeating: 0, count: requests.count)
+    var results = [[Int]](repeating: [], count: requests.count)
+    for log in work.logs {
+      for (k, i) in log.indexes.enumerated() {
+        latencies[i] = log.latencies[k]
+        results[i] = log.results[k]
+      }
+    }
+    let errors = sessions.reduce(0) { $0 + $1.errors } - errorsBefore
+    return RunOutcome(
+      latenciesNs: latencies, results: results, wallSeconds: wall, cpuSeconds: cpu,
+      errors: errors)
+  }
+}
+
+/// Quality of one system on one set of targets.
+struct SystemQuality: Codable, Sendable {
+  /// Share of targets in the top 5 once the full text is typed.
+  var top5: Double
+  /// Share of targets first once the full text is typed.
+  var top1: Double
+  /// Share of targets that entered the top 5 at some prefix.
+  var entered: Double
+  /// Mean characters typed until the target entered the top 5, over the targets that did.
+  var meanCharsToTop5: Double?
+}
+
+/// Quality of both systems on one category (or all).
+struct QualityRow: Codable, Sendable {
+  var category: String
+  var targets: Int
+  var meanTextLength: Double
+  var ours: SystemQuality
+  var peer: SystemQuality
+  /// Targets that entered the top 5 on both systems, and the mean characters each needed for
+  /// them: the like-for-like keystroke figure.
+  var pairedTargets: Int
+  var oursPairedChars: Double?
+  var peerPairedChars: Double?
+}
+
+/// Per target: the first prefix length with the target in the top 5, and the full-text outcome.
+struct TargetOutcome {
+  var firstTop5: Int?
+  var top5: Bool
+  var top1: Bool
+  /// Position (1...5) of the target at full text.
+  var fullPosition: Int?
+}
+
+enum QualityScorer {
+  static func outcomes(
+    _ targets: [Target], _ requests: [BenchRequest], _ run: RunOutcome, corpus: Corpus
+  ) -> [TargetOutcome] {
+    var out = targets.map { _ in
+      TargetOutcome(firstTop5: nil, top5: false, top1: false, fullPosition: nil)
+    }
+    let lengths = targets.map { Array($0.text).count }
+    for (i, r) in requests.enumerated() {
+      let t = targets[r.target]
+      let top = run.results[i]
+      let hit = top.prefix(5).contains { corpus.isEquivalent($0, to: t.rank) }
+      if hit && out[r.target].firstTop5 == nil { out[r.target].firstTop5 = r.length }
+      if r.length == lengths[r.target] {
+        out[r.target].top5 = hit
+        out[r.target].top1 = top.first.map { corpus.isEquivalent($0, to: t.rank) } ?? false
+        out[r.target].fullPosition =
+          top.prefix(5).firstIndex { corpus.isEquivalent($0, to: t.rank) }.map { $0 + 1 }
+      }
+    }
+    return out
+  }
+
+  static func rows(
+    _ targets: [Target], ours: [TargetOutcome], peer: [TargetOutcome]
+  ) -> [QualityRow] {
+    var rows: [QualityRow] = []
+    let groups: [(String, [Int])] =
+      Category.allCases.map { c in
+        (c.rawValue, targets.indices.filter { targets[$0].category == c })
+      }
+      + [("all", Array(targets.indices))]
+    for (name, members) in groups where !members.isEmpty {
+      func quality(_ o: [TargetOutcome]) -> SystemQuality {
+        let n = Double(members.count)
+        let entered = members.compactMap { o[$0].firstTop5 }
+        return SystemQuality(
+          top5: Double(members.filter { o[$0].top5 }.count) / n,
+          top1: Double(members.filter { o[$0].top1 }.count) / n,
+          entered: Double(entered.count) / n,
+          meanCharsToTop5: entered.isEmpty
+            ? nil : Double(entered.reduce(0, +)) / Double(entered.count))
+      }
+      let paired = members.filter { ours[$0].firstTop5 != nil && peer[$0].firstTop5 != nil }
+      func pairedMean(_ o: [TargetOutcome]) -> Double? {
+        paired.isEmpty
+          ? nil : Double(paired.map { o[$0].firstTop5 ?? 0 }.reduce(0, +)) / Double(paired.count)
+      }
+      rows.append(
+        QualityRow(
+          category: name, targets: members.count,
+          meanTextLength: Double(members.map { Array(targets[$0].text).count }.reduce(0, +))
+            / Double(members.count),
+          ours: quality(ours), peer: quality(peer), pairedTargets: paired.count,
+          oursPairedChars: pairedMean(ours), peerPairedChars: pairedMean(peer)))
+    }
+    return rows
+  }
+}

@@ -1,0 +1,282 @@
+import Foundation
+
+/// results.md: the figures of one run, PlaceIndex and the SQLite peer side by side.
+enum Report {
+  static func bytes(_ n: Int) -> String {
+    let d = Double(n)
+    if d >= 10_000_000 { return String(format: "%.1f MB", d / 1e6) }
+    if d >= 10_000 { return String(format: "%.0f kB", d / 1e3) }
+    return "\(n) B"
+  }
+
+  static func mb(_ n: Int) -> String { String(format: "%.1f MB", Double(n) / 1e6) }
+  static func kib(_ n: Int) -> String { String(format: "%.1f MB", Double(n) / 1024) }
+  static func sec(_ s: Double) -> String { String(format: "%.2f s", s) }
+  static func ms(_ s: Double) -> String { String(format: s < 10 ? "%.2f ms" : "%.0f ms", s) }
+  static func us(_ v: Double) -> String {
+    v >= 10_000 ? String(format: "%.1f ms", v / 1_000) : String(format: "%.0f µs", v)
+  }
+  static func pct(_ v: Double) -> String { String(format: "%.0f%%", v * 100) }
+  static func x(_ v: Double) -> String { String(format: "%.2f×", v) }
+  static func num(_ v: Double?) -> String { v.map { String(format: "%.1f", $0) } ?? "–" }
+  static func rate(_ v: Double) -> String {
+    v >= 1e6 ? String(format: "%.1f M/s", v / 1e6) : String(format: "%.0f/s", v)
+  }
+
+  static func table(_ header: [String], _ rows: [[String]]) -> String {
+    var out = "| " + header.joined(separator: " | ") + " |\n"
+    out += "|" + header.map { _ in " --- |" }.joined() + "\n"
+    for r in rows { out += "| " + r.joined(separator: " | ") + " |\n" }
+    return out
+  }
+
+  /// The row of all targets of an extract.
+  static func all(_ e: ExtractResult) -> QualityRow? { e.quality.first { $0.category == "all" } }
+
+  /// One row per extract with the headline figures; "ours / peer" in each pair.
+  static func mainTable(_ r: BenchResults) -> String {
+    var rows: [[String]] = []
+    for e in r.extracts {
+      let q = all(e)
+      rows.append([
+        e.name, mb(e.xmlBytes), "\(e.places)",
+        "\(sec(e.build.ours.wall)) (xmllint \(sec(e.build.xmllint.wall)), \(x(e.build.wallRatio)))",
+        kib(e.build.ours.peakRSSKiB),
+        "\(bytes(e.size.indexBytes)) / \(bytes(e.size.peerBytes)) (\(x(e.size.ratio)))",
+        "\(ms(e.open.ours.openMs)) / \(ms(e.open.peer.openMs))",
+        "\(us(e.query.ours1.p50)) / \(us(e.query.peer1.p50))",
+        "\(us(e.query.ours1.p99)) / \(us(e.query.peer1.p99))",
+        "\(rate(e.query.ours2.requestsPerSecond)) / \(rate(e.query.peer2.requestsPerSecond))",
+        q.map { "\(pct($0.ours.top5)) / \(pct($0.peer.top5))" } ?? "–",
+        q.map { "\(pct($0.ours.top1)) / \(pct($0.peer.top1))" } ?? "–",
+        q.map { "\(num($0.oursPairedChars)) / \(num($0.peerPairedChars)) (n=\($0.pairedTargets))" }
+          ?? "–",
+      ])
+    }
+    if let total = totalQuality(r).first(where: { $0.category == "all" }) {
+      rows.append([
+        "**all extracts**", "", "", "", "", "", "", "", "", "",
+        "\(pct(total.ours.top5)) / \(pct(total.peer.top5))",
+        "\(pct(total.ours.top1)) / \(pct(total.peer.top1))",
+        "\(num(total.oursPairedChars)) / \(num(total.peerPairedChars)) (n=\(total.pairedTargets))",
+      ])
+    }
+    return table(
+      [
+        "extract", "XML", "places", "build wall (libxml2 floor, ratio)", "build peak RSS",
+        "size ours / peer (ratio)", "open ours / peer", "p50 ours / peer", "p99 ours / peer",
+        "2 threads req/s ours / peer", "top-5 ours / peer", "top-1 ours / peer",
+        "chars to top-5 ours / peer",
+      ], rows)
+  }
+
+  /// Quality rows summed over all extracts (weighted by targets).
+  static func totalQuality(_ r: BenchResults) -> [QualityRow] {
+    var out: [QualityRow] = []
+    for name in Category.allCases.map(\.rawValue) + ["all"] {
+      let rows = r.extracts.compactMap { e in e.quality.first { $0.category == name } }
+      let n = rows.reduce(0) { $0 + $1.targets }
+      guard n > 0 else { continue }
+      func w(_ f: (QualityRow) -> Double) -> Double {
+        rows.reduce(0) { $0 + f($1) * Double($1.targets) } / Double(n)
+      }
+      func own(_ f: (QualityRow) -> SystemQuality) -> SystemQuality {
+        let entered = rows.reduce(0.0) { $0 + f($1).entered * Double($1.targets) }
+        let chars = rows.reduce(0.0) {
+          $0 + (f($1).meanCharsToTop5 ?? 0) * f($1).entered * Double($1.targets)
+        }
+        return SystemQuality(
+          top5: w { f($0).top5 }, top1: w { f($0).top1 }, entered: entered / Double(n),
+          meanCharsToTop5: entered > 0 ? chars / entered : nil)
+      }
+      let paired = rows.reduce(0) { $0 + $1.pairedTargets }
+      func pairedMean(_ f: (QualityRow) -> Double?) -> Double? {
+        paired == 0
+          ? nil : rows.reduce(0.0) { $0 + (f($1) ?? 0) * Double($1.pairedTargets) } / Double(paired)
+      }
+      out.append(
+        QualityRow(
+          category: name, targets: n, meanTextLength: w(\.meanTextLength), ours: own(\.ours),
+          peer: own(\.peer), pairedTargets: paired, oursPairedChars: pairedMean(\.oursPairedChars),
+          peerPairedChars: pairedMean(\.peerPairedChars)))
+    }
+    return out
+  }
+
+  static func qualityTable(_ rows: [QualityRow]) -> String {
+    table(
+      [
+        "targets", "n", "mean length", "top-5 ours / peer", "top-1 ours / peer",
+        "ever top-5 ours / peer", "chars to top-5, own hits: ours / peer",
+        "chars to top-5, both hit: ours / peer (n)",
+      ],
+      rows.map { q in
+        [
+          q.category == "all"
+            ? "**all**" : (Category(rawValue: q.category)?.title ?? q.category),
+          "\(q.targets)", num(q.meanTextLength),
+          "\(pct(q.ours.top5)) / \(pct(q.peer.top5))",
+          "\(pct(q.ours.top1)) / \(pct(q.peer.top1))",
+          "\(pct(q.ours.entered)) / \(pct(q.peer.entered))",
+          "\(num(q.ours.meanCharsToTop5)) / \(num(q.peer.meanCharsToTop5))",
+          "\(num(q.oursPairedChars)) / \(num(q.peerPairedChars)) (\(q.pairedTargets))",
+        ]
+      })
+  }
+
+  static func markdown(_ r: BenchResults) -> String {
+    let m = r.machine
+    var s = """
+      # Benchmark results
+
+      Written by `make \(r.mode == "quick" ? "bench-quick" : "bench")` (`placeidx-bench run`) on \
+      \(r.generated); do not edit by hand. What each figure means: `Benchmarks/README.md`.
+
+      **Machine:** \(m.cpu), \(m.cores) cores, \(m.memoryGiB) GiB; \(m.os), Linux \(m.kernel); \
+      \(m.swift); SQLite \(m.sqlite); \(m.libxml2). Load average (1, 5, 15 min) at start \
+      \(m.loadAtStart), at end \(m.loadAtEnd): the machine is shared, figures move with it.
+
+      **Run:** mode \(r.mode), seed \(r.seed), \(r.targetsPerCategory) targets per category per \
+      extract, builds timed \(r.buildRuns)× (median), each request timed \(r.passes)× (fastest kept), harness \(String(format: "%.0f", r.harnessSeconds)) s.
+
+      **Peer:** \(r.peer).
+
+      ## Main table
+
+      Pairs read "PlaceIndex / SQLite peer". Build is `placeidx build` on the extract as shipped \
+      beside `xmllint --stream --noout` on the same XML uncompressed. Latencies are per request, \
+      in process, one thread, over every keystroke prefix of every target. Quality is over all \
+      targets of the extract, at full text; "chars to top-5" is the mean number of characters \
+      typed before the target entered the top 5, over the targets both systems got there.
+
+
+      """
+    s += mainTable(r)
+
+    s += "\n## Quality, all extracts together\n\n"
+    s += qualityTable(totalQuality(r))
+
+    s += "\n## Build\n\n"
+    s += table(
+      [
+        "extract", "file", "XML", "ours wall", "ours CPU", "ours peak RSS", "ours XML rate",
+        "xmllint wall", "xmllint CPU", "xmllint peak RSS", "xmllint rate", "wall ratio",
+        "decompress alone", "peer DB from places",
+      ],
+      r.extracts.map { e in
+        let b = e.build
+        return [
+          e.name, bytes(e.fileBytes), mb(e.xmlBytes), sec(b.ours.wall), sec(b.ours.cpu),
+          kib(b.ours.peakRSSKiB), String(format: "%.1f MB/s", b.xmlBytesPerSecond / 1e6),
+          sec(b.xmllint.wall), sec(b.xmllint.cpu), kib(b.xmllint.peakRSSKiB),
+          String(format: "%.1f MB/s", b.xmllintBytesPerSecond / 1e6), x(b.wallRatio),
+          b.decompress.map { sec($0.wall) } ?? "–", sec(b.peerSeconds),
+        ]
+      })
+
+    s += "\n## Size\n\n"
+    s += table(
+      ["extract", "places", "index", "bytes/place", "peer DB", "peer bytes/place", "ratio"],
+      r.extracts.map { e in
+        [
+          e.name, "\(e.places)", bytes(e.size.indexBytes),
+          String(format: "%.0f", e.size.bytesPerPlace),
+          bytes(e.size.peerBytes), String(format: "%.0f", e.size.peerBytesPerPlace),
+          x(e.size.ratio),
+        ]
+      })
+    s += "\nIndex sections (bytes, share of the file):\n\n"
+    let sectionNames = Array(
+      Set(r.extracts.flatMap { $0.size.sections.map(\.name) })
+    ).sorted { a, b in
+      let ta = r.extracts.reduce(0) { $0 + ($1.size.sections.first { $0.name == a }?.bytes ?? 0) }
+      let tb = r.extracts.reduce(0) { $0 + ($1.size.sections.first { $0.name == b }?.bytes ?? 0) }
+      return ta > tb
+    }
+    s += table(
+      ["section"] + r.extracts.map(\.name),
+      sectionNames.map { n in
+        [n]
+          + r.extracts.map { e in
+            let b = e.size.sections.first { $0.name == n }?.bytes ?? 0
+            return "\(bytes(b)) (\(pct(Double(b) / Double(max(1, e.size.indexBytes)))))"
+          }
+      })
+    s += "\nPeer database parts (from SQLite's dbstat):\n\n"
+    let partNames = Array(Set(r.extracts.flatMap { $0.size.peerParts.map(\.name) })).sorted()
+    s += table(
+      ["part"] + r.extracts.map(\.name),
+      partNames.map { n in
+        [n]
+          + r.extracts.map { e in
+            let b = e.size.peerParts.first { $0.name == n }?.bytes ?? 0
+            return "\(bytes(b)) (\(pct(Double(b) / Double(max(1, e.size.peerBytes)))))"
+          }
+      })
+
+    s += "\n## Open\n\n"
+    s += "Each in a fresh child process, the fastest of \(r.extracts.first?.open.runs ?? 0) runs. "
+    s += "RSS is the whole process's (Swift runtime and Foundation included) before and after.\n\n"
+    s += table(
+      [
+        "extract", "ours open", "ours RSS before → after", "ours first query", "peer open",
+        "peer RSS before → after", "peer first query",
+      ],
+      r.extracts.map { e in
+        let o = e.open.ours
+        let p = e.open.peer
+        return [
+          e.name, ms(o.openMs), "\(kib(o.rssBeforeKiB)) → \(kib(o.rssAfterKiB))",
+          ms(o.firstQueryMs), ms(p.openMs), "\(kib(p.rssBeforeKiB)) → \(kib(p.rssAfterKiB))",
+          ms(p.firstQueryMs),
+        ]
+      })
+
+    s += "\n## Query latency\n\n"
+    s += "Every keystroke prefix of every target (half with an origin near the target), in "
+    s += "process, after one untimed warm-up pass; each request's fastest of \(r.passes) passes "
+    s += "(and the shortest wall time for req/s). Two threads: each runs the keystroke "
+    s += "sequences of half of the targets at the same time (ours share one client, the peer "
+    s += "has a connection per thread); req/s is requests over wall time, \"cores used\" the "
+    s += "process's CPU time over wall time (near 1 with two threads means other work on the "
+    s += "shared machine held the second core).\n\n"
+    var latencyRows: [[String]] = []
+    for e in r.extracts {
+      for (system, f) in [
+        ("PlaceIndex", e.query.ours1), ("SQLite peer", e.query.peer1),
+        ("PlaceIndex", e.query.ours2), ("SQLite peer", e.query.peer2),
+      ] {
+        latencyRows.append([
+          e.name, system, "\(f.threads)", "\(f.requests)", us(f.p50), us(f.p90), us(f.p99),
+          us(f.max), us(f.mean), rate(f.requestsPerSecond), String(format: "%.2f", f.coresUsed),
+          "\(f.errors)",
+        ])
+      }
+      let q = e.query
+      latencyRows.append([
+        e.name, "*ratio ours/peer*", "1", "", x(q.ours1.p50 / max(q.peer1.p50, 1e-9)),
+        x(q.ours1.p90 / max(q.peer1.p90, 1e-9)), x(q.ours1.p99 / max(q.peer1.p99, 1e-9)),
+        x(q.ours1.max / max(q.peer1.max, 1e-9)), x(q.ours1.mean / max(q.peer1.mean, 1e-9)),
+        x(q.ours1.requestsPerSecond / max(q.peer1.requestsPerSecond, 1e-9)), "", "",
+      ])
+    }
+    s += table(
+      [
+        "extract", "system", "threads", "requests", "p50", "p90", "p99", "max", "mean", "req/s",
+        "cores used", "errors",
+      ], latencyRows)
+
+    s += "\n## Quality per extract\n\n"
+    s += "Targets drawn with the seed from the places of each index: named POIs (typed by name), "
+    s += "addresses (the formatted address without the country), place nodes and areas, "
+    s += "streets, and typo variants (one edit, not on the first letter, of names with at least "
+    s += "6 letters). A hit is the target or another piece of the same thing: the same name "
+    s += "within 150 m, or for areas and streets the same name and primary type within 100 km "
+    s += "(countries, regions, counties), 10 km (localities), 2 km (neighbourhoods, streets).\n"
+    for e in r.extracts {
+      s += "\n### \(e.name)\n\n"
+      s += qualityTable(e.quality)
+    }
+    return s
+  }
+}

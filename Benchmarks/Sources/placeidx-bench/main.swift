@@ -1,0 +1,135 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+let usage = """
+  placeidx-bench: PlaceIndex beside an SQLite FTS5 + R*Tree peer (see Benchmarks/README.md).
+
+  USAGE
+    placeidx-bench run [--quick] [--root DIR] [--extracts DIR] [--placeidx BIN] [--work DIR]
+                       [--out DIR] [--seed N] [--targets N] [--runs N] [--passes N]
+                       [--only NAME,…]
+    placeidx-bench scale [--extract FILE] [--factors 1,10,50] [--root DIR] [--placeidx BIN]
+                         [--work DIR] [--out DIR] [--seed N] [--targets N] [--keep]
+    placeidx-bench tile EXTRACT.osm FACTOR OUT.osm
+    placeidx-bench probe-open ours|peer PATH    (used by run: one open, as JSON)
+
+  run     builds an index and the peer's database for every extract, measures build, size,
+          open, query latency and quality, writes results.md and results.json to --out
+          (default Benchmarks). --quick: fewer targets, one build run.
+  scale   tiles an extract to larger sizes and reports how build time, peak memory, index
+          size and query p99 grow (scale.md, scale.json, scale.svg in --out).
+  tile    the synthetic-scale generator alone: FACTOR copies of an uncompressed extract,
+          shifted side by side, with fresh ids.
+  """
+
+/// `--name value` options and flags.
+struct Options {
+  var values: [String: String] = [:]
+  var flags: Set<String> = []
+  var positional: [String] = []
+
+  init(_ args: [String], flags known: Set<String>) throws {
+    var i = 0
+    while i < args.count {
+      let a = args[i]
+      if a.hasPrefix("--") {
+        let name = String(a.dropFirst(2))
+        if known.contains(name) {
+          flags.insert(name)
+        } else {
+          guard i + 1 < args.count else { throw HarnessError("\(a) needs a value") }
+          values[name] = args[i + 1]
+          i += 1
+        }
+      } else {
+        positional.append(a)
+      }
+      i += 1
+    }
+  }
+
+  func int(_ name: String) throws -> Int? {
+    guard let v = values[name] else { return nil }
+    guard let n = Int(v), n > 0 else { throw HarnessError("--\(name) needs a positive number") }
+    return n
+  }
+}
+
+func absolute(_ path: String, root: String) -> String {
+  path.hasPrefix("/") ? path : (root as NSString).appendingPathComponent(path)
+}
+
+func selfPath() -> String {
+  (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+    ?? CommandLine.arguments[0]
+}
+
+func main() throws {
+  configureSQLite()
+  var args = Array(CommandLine.arguments.dropFirst())
+  guard let command = args.first else {
+    print(usage)
+    exit(2)
+  }
+  args.removeFirst()
+  let o = try Options(args, flags: ["quick", "keep"])
+  let root = o.values["root"] ?? FileManager.default.currentDirectoryPath
+  let me = selfPath()
+  let placeidx = absolute(
+    o.values["placeidx"]
+      ?? ((me as NSString).deletingLastPathComponent as NSString).appendingPathComponent("placeidx"),
+    root: root)
+  let seed = UInt64(o.values["seed"] ?? "") ?? 20_240_601
+  switch command {
+  case "run":
+    let quick = o.flags.contains("quick")
+    var h = HarnessOptions(
+      root: root,
+      extracts: absolute(o.values["extracts"] ?? "../shared/data/osm", root: root),
+      placeidx: placeidx, bench: me,
+      work: absolute(o.values["work"] ?? "build/bench", root: root),
+      out: absolute(o.values["out"] ?? "Benchmarks", root: root), quick: quick,
+      perCategory: try o.int("targets") ?? (quick ? 20 : 60),
+      buildRuns: try o.int("runs") ?? (quick ? 1 : 3), probeRuns: quick ? 3 : 7,
+      passes: try o.int("passes") ?? (quick ? 1 : 3))
+    h.seed = seed
+    if let only = o.values["only"] { h.only = only.split(separator: ",").map(String.init) }
+    try Harness.run(h)
+  case "scale":
+    let factors = try (o.values["factors"] ?? "1,10,50").split(separator: ",").map {
+      guard let n = Int($0), n >= 1 else { throw HarnessError("--factors needs numbers ≥ 1") }
+      return n
+    }
+    try Scale.run(
+      ScaleOptions(
+        root: root,
+        extract: absolute(
+          o.values["extract"] ?? "../shared/data/osm/helsinki-center-2019.osm", root: root),
+        factors: factors, placeidx: placeidx,
+        work: absolute(o.values["work"] ?? "build/bench/scale", root: root),
+        out: absolute(o.values["out"] ?? "Benchmarks", root: root), seed: seed,
+        perCategory: try o.int("targets") ?? 20, keep: o.flags.contains("keep")))
+  case "tile":
+    guard o.positional.count == 3, let factor = Int(o.positional[1]), factor >= 1 else {
+      throw HarnessError("tile EXTRACT.osm FACTOR OUT.osm")
+    }
+    let n = try Tiler.tile(input: o.positional[0], factor: factor, output: o.positional[2])
+    print("\(o.positional[2]): \(n) bytes (\(factor) copies)")
+  case "probe-open":
+    guard o.positional.count == 2 else { throw HarnessError("probe-open ours|peer PATH") }
+    try Harness.probeOpen(system: o.positional[0], path: o.positional[1])
+  default:
+    FileHandle.standardError.write(Data("unknown command '\(command)'\n\n\(usage)\n".utf8))
+    exit(2)
+  }
+}
+
+do {
+  try main()
+} catch {
+  FileHandle.standardError.write(Data("placeidx-bench: \(error)\n".utf8))
+  exit(1)
+}
