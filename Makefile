@@ -108,8 +108,8 @@ bench-scale: bench-build
 # thread sanitizer (its own scratch path, so that it does not clobber the normal build).
 #   make fuzz FUZZ_SECONDS=600   each target for FUZZ_SECONDS, in libFuzzer's fork mode so that a
 #                                crash does not end the run; prints executions, executions per
-#                                second, coverage and crashes per target, and replays each new
-#                                crash for its first error line. Corpus growth goes to
+#                                second, coverage and crashes per target, the crashes grouped by
+#                                cause (Fuzz/crash-reason.sh replays each). Corpus growth goes to
 #                                Fuzz/.build/corpus/TARGET, crashing inputs to Fuzz/.build/crashes
 #                                (check the ones you fix into Fuzz/Corpus/regressions/<kind>/).
 #                                FUZZ_FLAGS= (empty) stops each target at its first crash.
@@ -152,10 +152,7 @@ fuzz: fuzz-build
 	  line=$$(printf '%-16s %9s execs %6s exec/s  %s  crashes: %s' $$t "$$execs" "$$rate" "$$cov" $$crashes); \
 	  echo "$$line"; summary="$$summary$$line\n"; \
 	  for f in $$(find $(FUZZ_DIR)/crashes -name "$$t-*" -newer $$marker); do \
-	    why=$$($(FUZZ_ENV) timeout 60 $(FUZZ_DIR)/release/$$t $$f 2>&1 \
-	      | grep -m1 -E 'Fatal error|runtime failure|ERROR: AddressSanitizer|ERROR: libFuzzer: (timeout|out-of-memory)' \
-	      | sed -e 's|/dev/shm/[^:]*||g' -e 's/[0-9][0-9]*/N/g'); \
-	    echo "$$why	$$f"; \
+	    echo "$$(sh Fuzz/crash-reason.sh $(FUZZ_DIR)/release/$$t $$f)	$$f"; \
 	  done | sort >$(FUZZ_DIR)/logs/$$t.crashes; \
 	  for k in $$(cut -f1 $(FUZZ_DIR)/logs/$$t.crashes | uniq | tr ' ' '~'); do \
 	    n=$$(grep -c -F "$$(echo $$k | tr '~' ' ')" $(FUZZ_DIR)/logs/$$t.crashes); \

@@ -68,13 +68,15 @@ let package = Package(
     .testTarget(
       name: "EndToEndTests",
       dependencies: [
-        "PlaceIndex", "PlaceIndexBuilder", "PlaceIndexFormat", "TestSupport", "placeidx",
+        "PlaceCore", "PlaceIndex", "PlaceIndexBuilder", "PlaceIndexFormat", "TestSupport",
+        "placeidx",
       ],
       exclude: ["Fixtures"]),
     .testTarget(
       name: "ReliabilityTests",
       dependencies: [
-        "PlaceIndex", "PlaceIndexBuilder", "PlaceIndexFormat", "TestSupport", "placeidx",
+        "PlaceCore", "PlaceIndex", "PlaceIndexBuilder", "PlaceIndexFormat", "TestSupport",
+        "placeidx",
       ]),
   ],
   swiftLanguageModes: [.v6]

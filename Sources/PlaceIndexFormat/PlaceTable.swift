@@ -110,7 +110,7 @@ public struct PlaceTable: @unchecked Sendable {
     guard kind < 3 else { throw r.fault("element kind \(kind) is not 0, 1 or 2", at: 0) }
     let lat = try r.zigzag()
     let lon = try r.zigzag()
-    guard abs(lat) <= 900_000_000, abs(lon) <= 1_800_000_000 else {
+    guard lat.magnitude <= 900_000_000, lon.magnitude <= 1_800_000_000 else {
       throw r.fault("coordinate (\(lat), \(lon)) out of range")
     }
     m.osmKind = kind

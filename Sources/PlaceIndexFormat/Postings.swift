@@ -67,7 +67,11 @@ public struct PostingsCursor {
     remaining -= 1
     let start = reader.offset
     let gap = try reader.varint()
-    let value = last < 0 ? Int(clamping: gap) : last + Int(clamping: gap)
+    // Checked before adding, so that a hostile gap cannot overflow.
+    guard gap < UInt64(placeCount - max(last, 0)) else {
+      throw reader.fault("place index gap \(gap) out of range", at: start)
+    }
+    let value = last < 0 ? Int(gap) : last + Int(gap)
     guard value >= 0, value < placeCount, (last < 0 || gap > 0) else {
       throw reader.fault("place index \(value) out of order or range", at: start)
     }

@@ -23,6 +23,15 @@ enum ServeCommand {
     let host = a.value("host") ?? "127.0.0.1"
     let threads = max(1, Int(a.value("threads") ?? "2") ?? 2)
     let client = try PlacesClient(indexPaths: paths)
+    // A parent may have started us with SIGTERM/SIGINT blocked or ignored (test runners do);
+    // a server must stop when told to.
+    var unblock = sigset_t()
+    sigemptyset(&unblock)
+    sigaddset(&unblock, SIGTERM)
+    sigaddset(&unblock, SIGINT)
+    sigprocmask(SIG_UNBLOCK, &unblock, nil)
+    signal(SIGTERM, SIG_DFL)
+    signal(SIGINT, SIG_DFL)
     let listener = try openListener(host: host, port: port)
     var address = sockaddr_in()
     var length = socklen_t(MemoryLayout<sockaddr_in>.size)

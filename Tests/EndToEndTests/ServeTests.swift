@@ -2,6 +2,9 @@ import Foundation
 import TestSupport
 import Testing
 
+#if canImport(Glibc)
+  import Glibc
+#endif
 #if canImport(FoundationNetworking)
   import FoundationNetworking
 #endif
@@ -31,7 +34,11 @@ import Testing
     let out = Pipe()
     server.standardOutput = out
     try server.run()
-    defer { server.terminate() }
+    // SIGKILL and wait: a server left running would hold the test runner's output open.
+    defer {
+      kill(server.processIdentifier, SIGKILL)
+      server.waitUntilExit()
+    }
     // The first line names the port the kernel chose.
     var line = Data()
     while !line.contains(UInt8(ascii: "\n")) {

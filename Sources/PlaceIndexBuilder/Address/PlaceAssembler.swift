@@ -12,6 +12,11 @@ struct PlaceAssembler {
   let abbreviations: Abbreviations
   let synonyms: TypeSynonyms
 
+  /// Most alternative names kept per place (the reader accepts up to 1023).
+  static let maxNames = 256
+  /// Longest search term kept, in UTF-8 bytes (longer words are not typed by anyone).
+  static let maxTermBytes = 255
+
   /// Tags whose values are alternative names of a place.
   static let alternativeNameKeys = [
     "alt_name", "old_name", "short_name", "official_name", "loc_name", "brand", "int_name",
@@ -196,6 +201,10 @@ struct PlaceAssembler {
       }
     }
     names.sort { ($0.language, $0.name) < ($1.language, $1.name) }
+    // The format's per-place limits (docs/LIMITS.md): at most this many alternative names.
+    if names.count > PlaceAssembler.maxNames {
+      names.removeLast(names.count - PlaceAssembler.maxNames)
+    }
 
     // Search terms: the names (the primary text of an address is its street line), then the
     // context: the address of a named place, the postcode and the admin chain.
@@ -224,13 +233,15 @@ struct PlaceAssembler {
       }
     }
     contextTerms.subtract(terms)
+    terms = terms.filter { $0.utf8.count <= PlaceAssembler.maxTermBytes }
+    contextTerms = contextTerms.filter { $0.utf8.count <= PlaceAssembler.maxTermBytes }
 
     var record = PlaceRecord(
       osmKind: e.kind.rawValue, osmID: e.id, latitudeE7: e.latitudeE7, longitudeE7: e.longitudeE7,
       importance: Importance.score(tags: t, classification: classification), typeList: 0,
       primaryText: primary, secondaryParts: secondary, countryCode: admin.countryCode ?? "",
       names: names, components: components, tokens: [])
-    record.nameWordCount = Tokenizer.tokens(primary).count
+    record.nameWordCount = min(Tokenizer.tokens(primary).count, Int(UInt16.max))
     return AssembledPlace(
       record: record, types: types, terms: terms.sorted(), contextTerms: contextTerms.sorted())
   }

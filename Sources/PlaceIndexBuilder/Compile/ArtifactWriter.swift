@@ -8,8 +8,32 @@ enum ArtifactWriter {
   /// The prefix of temporary files, so leftovers can be recognised and removed.
   static let temporaryPrefix = ".placeidx-tmp-"
 
+  /// Writes several files so that they are replaced together: every temporary is written and
+  /// flushed before the first rename, so a build killed at any moment before the renames
+  /// leaves the previous files untouched. (The renames themselves follow each other at once;
+  /// the index is renamed first, so a manifest never names an index that is not there.)
+  static func write(_ files: [(bytes: [UInt8], path: String)]) throws {
+    var temps: [(URL, String)] = []
+    do {
+      for f in files { temps.append((try writeTemporary(f.bytes, for: f.path), f.path)) }
+      for (temp, path) in temps {
+        guard rename(temp.path, path) == 0 else {
+          throw BuildError.cannotWrite(path: path, reason: String(cString: strerror(errno)))
+        }
+      }
+    } catch {
+      for (temp, _) in temps { try? FileManager.default.removeItem(at: temp) }
+      throw error
+    }
+  }
+
   /// Writes `bytes` to `path` atomically, creating the folder if needed.
   static func write(_ bytes: [UInt8], to path: String) throws {
+    try write([(bytes, path)])
+  }
+
+  /// Writes and flushes `bytes` to a temporary beside `path`; returns its URL.
+  private static func writeTemporary(_ bytes: [UInt8], for path: String) throws -> URL {
     let url = URL(fileURLWithPath: path)
     let folder = url.deletingLastPathComponent()
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -24,9 +48,7 @@ enum ArtifactWriter {
       try handle.write(contentsOf: Data(bytes))
       try handle.synchronize()
       try handle.close()
-      guard rename(temp.path, url.path) == 0 else {
-        throw BuildError.cannotWrite(path: path, reason: String(cString: strerror(errno)))
-      }
+      return temp
     } catch {
       try? FileManager.default.removeItem(at: temp)
       if let e = error as? BuildError { throw e }

@@ -11,11 +11,17 @@ final class ElementCollector: OSMElementHandler {
     var missingRelationMembers = 0
     var waysWithoutGeometry = 0
     var duplicateNodes = 0
+    /// Elements seen again under an id already used (the later one is kept).
+    var duplicateElements = 0
+    /// Elements with negative ids (unsaved edits in editor files): used for geometry only.
+    var negativeIDs = 0
   }
 
   let nodes = NodeStore()
   let ways = WayStore()
   private(set) var elements: [ExtractedElement] = []
+  /// Index in `elements` of each (kind, id), to keep one place per element.
+  private var elementIndex: [Int64: Int] = [:]
   private(set) var areas: [AreaElement] = []
   private(set) var counts = Counts()
   /// Relation ids present, for counting relation members that are missing.
@@ -44,10 +50,26 @@ final class ElementCollector: OSMElementHandler {
     return d
   }
 
+  /// Adds a candidate, replacing an earlier one with the same kind and id.
+  private func add(_ e: ExtractedElement) {
+    guard e.id >= 0 else {
+      counts.negativeIDs += 1
+      return
+    }
+    let key = e.id << 2 | Int64(e.kind.rawValue)
+    if let i = elementIndex[key] {
+      counts.duplicateElements += 1
+      elements[i] = e
+    } else {
+      elementIndex[key] = elements.count
+      elements.append(e)
+    }
+  }
+
   func handle(node: OSMNode) throws {
     nodes.append(id: node.id, latitudeE7: node.latitudeE7, longitudeE7: node.longitudeE7)
     if !node.tags.isEmpty, ElementCollector.isCandidate(node.tags) {
-      elements.append(
+      add(
         ExtractedElement(
           kind: .node, id: node.id, latitudeE7: node.latitudeE7, longitudeE7: node.longitudeE7,
           tags: ElementCollector.dictionary(node.tags), isArea: false))
@@ -70,7 +92,7 @@ final class ElementCollector: OSMElementHandler {
       counts.waysWithoutGeometry += 1
       return
     }
-    elements.append(
+    add(
       ExtractedElement(
         kind: .way, id: way.id, latitudeE7: point.0, longitudeE7: point.1,
         tags: ElementCollector.dictionary(way.tags), isArea: closedRing))
@@ -125,7 +147,7 @@ final class ElementCollector: OSMElementHandler {
       point = Geometry.boundingBoxCenter(memberPoints)
     }
     guard let point else { return }
-    elements.append(
+    add(
       ExtractedElement(
         kind: .relation, id: relation.id, latitudeE7: point.0, longitudeE7: point.1, tags: tags,
         isArea: isAreaRelation))

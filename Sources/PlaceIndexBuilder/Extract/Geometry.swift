@@ -11,8 +11,8 @@ enum Geometry {
     var lengths: [Double] = []
     var total = 0.0
     for i in 1..<points.count {
-      let dy = Double(points[i].0 - points[i - 1].0)
-      let dx = Double(points[i].1 - points[i - 1].1)
+      let dy = Double(points[i].0) - Double(points[i - 1].0)
+      let dx = Double(points[i].1) - Double(points[i - 1].1)
       let l = (dx * dx + dy * dy).squareRoot()
       lengths.append(l)
       total += l
@@ -23,8 +23,8 @@ enum Geometry {
       let l = lengths[i - 1]
       if walked + l >= total / 2 {
         let t = l == 0 ? 0 : (total / 2 - walked) / l
-        let lat = Double(points[i - 1].0) + t * Double(points[i].0 - points[i - 1].0)
-        let lon = Double(points[i - 1].1) + t * Double(points[i].1 - points[i - 1].1)
+        let lat = Double(points[i - 1].0) + t * (Double(points[i].0) - Double(points[i - 1].0))
+        let lon = Double(points[i - 1].1) + t * (Double(points[i].1) - Double(points[i - 1].1))
         return (Int32(lat.rounded()), Int32(lon.rounded()))
       }
       walked += l

@@ -9,12 +9,21 @@ final class NodeStore {
   private var lats: [Int32] = []
   private var lons: [Int32] = []
   private var sorted = true
+  /// Whether lookups have started; out-of-order nodes after that go to `late`.
+  private var frozen = false
+  /// Nodes that arrived out of order after lookups started (rare: unsorted files).
+  private var late: [Int64: (Int32, Int32)] = [:]
   /// Ids seen twice (the later position wins after sorting).
   private(set) var duplicates = 0
 
-  var count: Int { ids.count }
+  var count: Int { ids.count + late.count }
 
   func append(id: Int64, latitudeE7: Int32, longitudeE7: Int32) {
+    if frozen, let last = ids.last, id <= last {
+      // Sorting again on every lookup would make unsorted files quadratic.
+      if late.updateValue((latitudeE7, longitudeE7), forKey: id) != nil { duplicates += 1 }
+      return
+    }
     if let last = ids.last, id <= last {
       if id == last {
         duplicates += 1
@@ -41,6 +50,8 @@ final class NodeStore {
   /// The position of node `id` in 1e-7 degrees, or nil when the extract lacks it.
   func position(of id: Int64) -> (Int32, Int32)? {
     sortIfNeeded()
+    frozen = true
+    if !late.isEmpty, let p = late[id] { return p }
     var lo = 0
     var hi = ids.count
     while lo < hi {

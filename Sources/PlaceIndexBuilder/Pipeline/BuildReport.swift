@@ -36,7 +36,7 @@ public struct BuildReport: Sendable {
     var out = [
       "extract   \(extract)",
       "elements  \(read.nodes) nodes, \(read.ways) ways, \(read.relations) relations (\(read.xmlBytes) XML bytes, \(read.skippedElements) skipped)",
-      "missing   \(collect.missingNodeRefs) node refs in ways, \(collect.missingNodeMembers) node / \(collect.missingWayMembers) way / \(collect.missingRelationMembers) relation members; \(collect.waysWithoutGeometry) ways without geometry",
+      "missing   \(collect.missingNodeRefs) node refs in ways, \(collect.missingNodeMembers) node / \(collect.missingWayMembers) way / \(collect.missingRelationMembers) relation members; \(collect.waysWithoutGeometry) ways without geometry; \(collect.duplicateElements) duplicate and \(collect.negativeIDs) negative ids",
       "places    \(places) (\(assemble.routesMerged) street ways merged into routes, \(assemble.unmapped) named places without a mapped type)",
       "admin     \(adminAreas) boundary areas; country \(pct(assemble.withCountry)), locality \(pct(assemble.withLocality)), full address \(pct(assemble.withFullAddress))",
       "index     \(output): \(indexBytes) bytes, \(tokens) tokens, \(places == 0 ? 0 : indexBytes / places) bytes/place"

@@ -100,8 +100,7 @@ public struct IndexBuilder {
       counts: Manifest.Counts(places: places.count, tokens: tokenCount),
       sha256: sha, size: image.count, attribution: IndexCompiler.attribution,
       license: IndexCompiler.license)
-    try ArtifactWriter.write(image, to: path)
-    try ArtifactWriter.write(try manifest.encoded(), to: path + ".json")
+    try ArtifactWriter.write([(image, path), (try manifest.encoded(), path + ".json")])
     return (image.count, tokenCount, sha)
   }
 

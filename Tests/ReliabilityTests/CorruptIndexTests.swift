@@ -1,0 +1,274 @@
+import Foundation
+import PlaceIndex
+import PlaceIndexFormat
+import Testing
+
+/// Corrupted copies of a real index (the sample, built with IndexBuilder): every truncation
+/// length and bit flips at thousands of offsets give a typed error from opening or `verify()`,
+/// or, where the flip lands in bytes no structure uses, the same answers as the intact index.
+/// Queries and details run on every copy that opens, verified or not: they must throw a typed
+/// error or answer, never crash.
+///
+/// The sweeps run in child processes (exit tests) so that a crash fails its own test.
+@Suite("Corrupted indexes")
+struct CorruptIndexTests {
+  @Test("the intact sample index opens, verifies and answers")
+  func intact() throws {
+    let probe = FuzzHarness.probeIndex(FuzzHarness.sampleIndexBytes)
+    #expect(probe.openError == nil)
+    #expect(probe.verifyError == nil)
+    #expect(probe.answers.contains { $0.contains("Sankt Quirin") })
+    #expect(!probe.answers.contains { $0.contains("\"INTERNAL\"") }, "\(probe.answers)")
+  }
+
+  @Test("every truncation length gives a typed error when opening")
+  func everyTruncation() async {
+    let result = await #expect(processExitsWith: .success, observing: [\.standardOutputContent]) {
+      failIfStillRunning(after: 240)
+      let bytes = FuzzHarness.sampleIndexBytes
+      var failures: [String] = []
+      var truncatedErrors = 0
+      for length in 0..<bytes.count {
+        let probe = FuzzHarness.probeIndex(Array(bytes.prefix(length)))
+        guard let error = probe.openError else {
+          failures.append("a copy of \(length) of \(bytes.count) bytes opened")
+          continue
+        }
+        if case .index(.truncated) = error { truncatedErrors += 1 }
+        if case .index(.notAnIndex) = error, length >= 8 {
+          failures.append("\(length) bytes: \(error)")
+        }
+      }
+      // Past the header, every cut is reported as a truncation naming both sizes.
+      if truncatedErrors != bytes.count - 8 {
+        failures.append("\(truncatedErrors) truncation errors for \(bytes.count - 8) cuts")
+      }
+      print("TRUNCATIONS \(bytes.count)")
+      reportFailures(failures)
+    }
+    checkChildOutput(result)
+  }
+
+  @Test("every truncation length with a consistent header and checksums: a typed error")
+  func everyTruncationRepaired() async {
+    let result = await #expect(processExitsWith: .success, observing: [\.standardOutputContent]) {
+      failIfStillRunning(after: 240)
+      let bytes = FuzzHarness.sampleIndexBytes
+      var failures: [String] = []
+      var opened = 0
+      for length in 64..<bytes.count {
+        guard let repaired = FuzzHarness.repairingChecksums(Array(bytes.prefix(length))) else {
+          failures.append("\(length): no header")
+          continue
+        }
+        let probe = FuzzHarness.probeIndex(repaired)
+        if probe.opened && probe.verifyError == nil {
+          failures.append("a copy cut to \(length) bytes opened and verified")
+        }
+        if probe.opened { opened += 1 }
+      }
+      print("OPENED \(opened)")
+      reportFailures(failures)
+    }
+    checkChildOutput(result)
+  }
+
+  /// Offsets that no checksum covers and no structure reads: the zero padding that aligns each
+  /// section to 8 bytes.
+  static func paddingOffsets(_ bytes: [UInt8]) throws -> Set<Int> {
+    let file = try IndexFile(bytes: MappedBytes(copying: bytes), path: "sample")
+    let tableEnd = IndexLayout.headerSize + IndexLayout.sectionEntrySize * file.sections.count
+    var used = [Bool](repeating: false, count: bytes.count)
+    for i in 0..<tableEnd { used[i] = true }
+    for s in file.sections { for i in s.offset..<(s.offset + s.length) { used[i] = true } }
+    return Set(used.indices.filter { !used[$0] })
+  }
+
+  /// The offsets of the sections that are not text (all but VOCABULARY and ABBREVIATIONS).
+  static func binarySectionOffsets(_ bytes: [UInt8]) -> [Int] {
+    guard let file = try? IndexFile(bytes: MappedBytes(copying: bytes), path: "sample") else {
+      return []
+    }
+    let text: Set<UInt32> = [SectionKind.vocabulary.rawValue, SectionKind.abbreviations.rawValue]
+    return file.sections.filter { !text.contains($0.kind) }.flatMap {
+      Array($0.offset..<($0.offset + $0.length))
+    }
+  }
+
+  @Test("bit flips at thousands of offsets: a typed error, or the same answers in padding")
+  func bitFlips() async throws {
+    let padding = try Self.paddingOffsets(FuzzHarness.sampleIndexBytes)
+    #expect(!padding.isEmpty, "the sample index has no padding: the padding case is not tested")
+    let result = await #expect(
+      processExitsWith: .success, observing: [\.standardOutputContent]
+    ) { [padding = padding as Set<Int>] in
+      failIfStillRunning(after: 300)
+      let bytes = FuzzHarness.sampleIndexBytes
+      let baseline = FuzzHarness.probeIndex(bytes)
+      var rng = SeededGenerator(seed: 0xF11B)
+      // Every bit of the header, a bit of every section-table byte and padding byte, 400
+      // random bits anywhere, and 800 in the binary sections (the text sections VOCABULARY
+      // and ABBREVIATIONS hold more than half the bytes).
+      var flips: [(Int, UInt8)] = []
+      let tableEnd = IndexLayout.headerSize + IndexLayout.sectionEntrySize * 9
+      for offset in 0..<min(tableEnd, bytes.count) {
+        for bit in 0..<8 where bit == offset % 8 || offset < IndexLayout.headerSize {
+          flips.append((offset, UInt8(bit)))
+        }
+      }
+      for offset in padding.sorted() { flips.append((offset, UInt8(offset % 8))) }
+      for _ in 0..<400 {
+        flips.append(
+          (Int.random(in: 0..<bytes.count, using: &rng), UInt8.random(in: 0..<8, using: &rng)))
+      }
+      let binary = CorruptIndexTests.binarySectionOffsets(bytes)
+      for _ in 0..<800 {
+        flips.append((binary.randomElement(using: &rng)!, UInt8.random(in: 0..<8, using: &rng)))
+      }
+      var failures: [String] = []
+      var openErrors = 0
+      var verifyErrors = 0
+      var unchanged = 0
+      for (offset, bit) in flips {
+        var copy = bytes
+        copy[offset] ^= 1 << bit
+        let probe = FuzzHarness.probeIndex(copy)
+        if probe.openError != nil {
+          openErrors += 1
+        } else if probe.verifyError != nil {
+          verifyErrors += 1
+        } else {
+          unchanged += 1
+          if probe.answers != baseline.answers {
+            failures.append("flip of bit \(bit) at \(offset) verified but changed the answers")
+          }
+          if !padding.contains(offset) {
+            failures.append("flip of bit \(bit) at \(offset) (not padding) passed verify")
+          }
+        }
+        if padding.contains(offset) && (probe.openError != nil || probe.verifyError != nil) {
+          failures.append("flip in padding at \(offset) was reported as corruption")
+        }
+      }
+      print("FLIPS \(flips.count) OPEN \(openErrors) VERIFY \(verifyErrors) UNCHANGED \(unchanged)")
+      reportFailures(failures)
+    }
+    checkChildOutput(result)
+  }
+
+  @Test("700 bit flips with checksums made consistent reach the decoders: typed errors or answers")
+  func bitFlipsRepaired() async {
+    let result = await #expect(processExitsWith: .success, observing: [\.standardOutputContent]) {
+      failIfStillRunning(after: 300)
+      let bytes = FuzzHarness.sampleIndexBytes
+      var rng = SeededGenerator(seed: 0x5EC7)
+      var counts = (open: 0, verify: 0, clean: 0)
+      let binary = CorruptIndexTests.binarySectionOffsets(bytes)
+      for _ in 0..<700 {
+        var copy = bytes
+        let offset = binary.randomElement(using: &rng)!
+        copy[offset] ^= 1 << UInt8.random(in: 0..<8, using: &rng)
+        guard let repaired = FuzzHarness.repairingChecksums(copy) else { continue }
+        let probe = FuzzHarness.probeIndex(repaired)
+        if probe.openError != nil {
+          counts.open += 1
+        } else if probe.verifyError != nil {
+          counts.verify += 1
+        } else {
+          counts.clean += 1
+        }
+      }
+      print("OPEN \(counts.open) VERIFY \(counts.verify) CLEAN \(counts.clean)")
+      reportFailures([])
+    }
+    checkChildOutput(result)
+  }
+
+  @Test(
+    "crafted values that overflow Int arithmetic: typed errors from verify and queries",
+    arguments: ["postings gap", "latitude"])
+  func crafted(_ which: String) async throws {
+    let bytes = FuzzHarness.sampleIndexBytes
+    let crafted =
+      which == "latitude"
+      ? try Self.replacingSection(.places, of: bytes, with: Self.minimumFirstLatitude)
+      : try Self.replacingSection(.postings, of: bytes, with: Self.overflowFirstList)
+    let result = await #expect(
+      processExitsWith: .success, observing: [\.standardOutputContent]
+    ) { [crafted = crafted as [UInt8]] in
+      let probe = FuzzHarness.probeIndex(crafted)
+      var failures: [String] = []
+      if !probe.opened || probe.verifyError == nil {
+        failures.append("opened: \(probe.opened), verify: \(String(describing: probe.verifyError))")
+      }
+      reportFailures(failures)
+    }
+    checkChildOutput(result)
+  }
+
+  /// `bytes` with the section of `kind` replaced by `transform` of it, checksums valid: only
+  /// the decoders stand between the crafted bytes and the arithmetic.
+  static func replacingSection(
+    _ kind: SectionKind, of bytes: [UInt8], with transform: ([UInt8]) -> [UInt8]
+  ) throws -> [UInt8] {
+    let file = try IndexFile(bytes: MappedBytes(copying: bytes), path: "sample")
+    var writer = IndexFileWriter()
+    writer.dataTimestamp = file.dataTimestamp
+    writer.optionsHash = file.optionsHash
+    for s in file.sections {
+      let section = Array(file.bytes(of: s))
+      writer.add(rawKind: s.kind, s.kind == kind.rawValue ? transform(section) : section)
+    }
+    return writer.image()
+  }
+
+  /// The little-endian u32 at `at`.
+  static func u32(_ b: [UInt8], _ at: Int) -> Int {
+    Int(b[at]) | Int(b[at + 1]) << 8 | Int(b[at + 2]) << 16 | Int(b[at + 3]) << 24
+  }
+
+  /// A PLACES section whose first record's latitude is the zigzag varint of Int64.min (ten
+  /// bytes, the largest a varint may be).
+  static func minimumFirstLatitude(_ section: [UInt8]) -> [UInt8] {
+    let count = u32(section, 0)
+    let recordStart = 4 + 4 * (count + 1)
+    let first = recordStart + u32(section, 4)
+    func varintEnd(_ at: Int) -> Int {
+      var i = at
+      while section[i] >= 0x80 { i += 1 }
+      return i + 1
+    }
+    let latStart = varintEnd(first)
+    let latEnd = varintEnd(latStart)
+    let huge: [UInt8] = Array(repeating: 0xFF, count: 9) + [0x01]
+    let delta = huge.count - (latEnd - latStart)
+    var w = ByteWriter()
+    w.u32(UInt32(count))
+    w.u32(UInt32(u32(section, 4)))
+    for i in 1...count { w.u32(UInt32(u32(section, 4 + 4 * i) + delta)) }
+    w.append(section[recordStart..<latStart])
+    w.append(huge)
+    w.append(section[latEnd...])
+    return w.bytes
+  }
+
+  /// A POSTINGS section whose first list is replaced by two entries: 1, then 2^63 - 1.
+  static func overflowFirstList(_ section: [UInt8]) -> [UInt8] {
+    func u32(_ at: Int) -> Int { CorruptIndexTests.u32(section, at) }
+    let count = u32(0)
+    let dataStart = 4 + 4 * (count + 1)
+    let firstEnd = u32(8)
+    var list = ByteWriter()
+    list.varint(2)
+    list.varint(1)
+    list.varint(UInt64(Int64.max))
+    let delta = list.count - firstEnd
+    var w = ByteWriter()
+    w.u32(UInt32(count))
+    w.u32(0)
+    for t in 1...count { w.u32(UInt32(u32(4 + 4 * t) + delta)) }
+    w.append(list.bytes)
+    w.append(section[(dataStart + firstEnd)...])
+    return w.bytes
+  }
+}

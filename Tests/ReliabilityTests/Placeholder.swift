@@ -1,1 +1,0 @@
-// Placeholder until the reliability suites land; SwiftPM needs one source file per target.
