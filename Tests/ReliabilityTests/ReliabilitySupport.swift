@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -7,21 +8,7 @@ import Testing
   import Darwin
 #endif
 
-/// A reproducible random number generator (SplitMix64), so that "random" truncation points,
-/// bit flips and kill moments are the same on every run.
-struct SeededGenerator: RandomNumberGenerator {
-  private var state: UInt64
-
-  init(seed: UInt64) { state = seed }
-
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
-  }
-}
+typealias SeededGenerator = SplitMix64
 
 /// An OSM XML 0.6 document around `body`.
 func osmDocument(_ body: String) -> String {
