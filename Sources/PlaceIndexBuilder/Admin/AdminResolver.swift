@@ -22,6 +22,9 @@ struct AdminResolver {
   /// Cities tagged (`addr:city`) in each 0.01-degree cell: the locality fallback for places
   /// without boundaries or settlement nodes nearby (cut extracts such as Manhattan's).
   let cityCells: [Int64: String]
+  /// States tagged (`addr:state`) in each 0.1-degree cell: the region fallback where the
+  /// state's boundary does not close in the extract.
+  let stateCells: [Int64: String]
 
   /// Rings that were assembled into usable areas.
   var areaCount: Int { areas.count }
@@ -49,23 +52,28 @@ struct AdminResolver {
           countryCode: e.tags["addr:country"]?.uppercased()))
     }
     self.settlements = settlements
+    countryCells = AdminResolver.majorityCells(elements, size: 1_000_000) {
+      $0["addr:country"].flatMap { $0.count == 2 ? $0.uppercased() : nil }
+    }
+    cityCells = AdminResolver.majorityCells(elements, size: 100_000) {
+      $0["addr:city"].flatMap { $0.isEmpty ? nil : $0 }
+    }
+    stateCells = AdminResolver.majorityCells(elements, size: 1_000_000) {
+      $0["addr:state"].flatMap { $0.isEmpty ? nil : $0 }
+    }
+  }
+
+  /// For each grid cell of `size` (1e-7 degrees), the value `value` gives most often among
+  /// the elements in it.
+  static func majorityCells(
+    _ elements: [ExtractedElement], size: Int32, _ value: ([String: String]) -> String?
+  ) -> [Int64: String] {
     var votes: [Int64: [String: Int]] = [:]
-    var cityVotes: [Int64: [String: Int]] = [:]
     for e in elements {
-      if let cc = e.tags["addr:country"], cc.count == 2 {
-        votes[AdminResolver.cell(e.latitudeE7, e.longitudeE7), default: [:]][
-          cc.uppercased(), default: 0] += 1
-      }
-      if let city = e.tags["addr:city"], !city.isEmpty {
-        cityVotes[AdminResolver.cell(e.latitudeE7, e.longitudeE7, size: 100_000), default: [:]][
-          city, default: 0] += 1
-      }
+      guard let v = value(e.tags) else { continue }
+      votes[cell(e.latitudeE7, e.longitudeE7, size: size), default: [:]][v, default: 0] += 1
     }
-    let majority: ([String: Int]) -> String = { v in
-      v.max { ($0.value, $1.key) < ($1.value, $0.key) }!.key
-    }
-    countryCells = votes.mapValues(majority)
-    cityCells = cityVotes.mapValues(majority)
+    return votes.mapValues { v in v.max { ($0.value, $1.key) < ($1.value, $0.key) }!.key }
   }
 
   /// The cell of a point on a grid of `size` (1e-7 degrees).
@@ -73,33 +81,16 @@ struct AdminResolver {
     Int64(lat / size) * 100_000 + Int64(lon / size)
   }
 
-  /// The city tagged most often in the nearest 0.01-degree cell within about 2 km, if any.
-  func nearestTaggedCity(_ lat: Int32, _ lon: Int32) -> String? {
-    let cy = Int64(lat / 100_000)
-    let cx = Int64(lon / 100_000)
-    for radius in 0...2 {
-      for dy in -radius...radius {
-        for dx in -radius...radius where max(abs(dy), abs(dx)) == radius {
-          if let city = cityCells[(cy + Int64(dy)) * 100_000 + cx + Int64(dx)] { return city }
-        }
-      }
-    }
-    return nil
-  }
-
-  /// The 0.1-degree cell of a point.
-  static func cell(_ lat: Int32, _ lon: Int32) -> Int64 {
-    Int64(lat / 1_000_000) * 100_000 + Int64(lon / 1_000_000)
-  }
-
-  /// The country tagged most often in the nearest cell within about 30 km, if any.
-  func nearestTaggedCountry(_ lat: Int32, _ lon: Int32) -> String? {
-    let cy = Int64(lat / 1_000_000)
-    let cx = Int64(lon / 1_000_000)
-    for radius in 0...3 {
-      for dy in -radius...radius {
-        for dx in -radius...radius where max(abs(dy), abs(dx)) == radius {
-          if let cc = countryCells[(cy + Int64(dy)) * 100_000 + cx + Int64(dx)] { return cc }
+  /// The value of the nearest cell of `cells` within `radius` cells of the point, if any.
+  static func nearest(
+    _ cells: [Int64: String], _ lat: Int32, _ lon: Int32, size: Int32, radius: Int
+  ) -> String? {
+    let cy = Int64(lat / size)
+    let cx = Int64(lon / size)
+    for r in 0...radius {
+      for dy in -r...r {
+        for dx in -r...r where max(abs(dy), abs(dx)) == r {
+          if let v = cells[(cy + Int64(dy)) * 100_000 + cx + Int64(dx)] { return v }
         }
       }
     }
@@ -136,13 +127,20 @@ struct AdminResolver {
       if c.locality == nil { c.locality = s.name }
       if c.countryCode == nil { c.countryCode = s.countryCode }
     }
-    if c.locality == nil { c.locality = nearestTaggedCity(latitudeE7, longitudeE7) }
-    if c.region == nil, let state = tags["addr:state"] ?? tags["addr:province"], !state.isEmpty {
+    if c.locality == nil {
+      c.locality = AdminResolver.nearest(
+        cityCells, latitudeE7, longitudeE7, size: 100_000, radius: 2)
+    }
+    let taggedState =
+      tags["addr:state"] ?? tags["addr:province"]
+      ?? AdminResolver.nearest(stateCells, latitudeE7, longitudeE7, size: 1_000_000, radius: 3)
+    if c.region == nil, let state = taggedState, !state.isEmpty {
       c.region = state
       if state.count <= 3 { c.regionShort = state }
     }
     if c.countryCode == nil && c.countryName == nil {
-      c.countryCode = nearestTaggedCountry(latitudeE7, longitudeE7)
+      c.countryCode = AdminResolver.nearest(
+        countryCells, latitudeE7, longitudeE7, size: 1_000_000, radius: 3)
     }
     if let code = c.countryCode {
       let row = countries.country(code)
