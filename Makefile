@@ -78,16 +78,9 @@ BENCH_SCALE_FACTORS ?= 1,10,50
 
 .PHONY: bench bench-quick bench-scale bench-deps bench-build
 
-# Like deps, for what the benchmark needs (bench-scale adds gnuplot for its plot).
+# deps, for what the benchmark needs (bench-scale adds gnuplot for its plot).
 bench-deps:
-	@missing=""; for p in $(BENCH_PACKAGES) $(BENCH_EXTRA_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
-	if [ -n "$$missing" ]; then \
-	  if [ "$$(id -u)" = 0 ]; then \
-	    echo "installing:$$missing"; apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq$$missing; \
-	  else \
-	    echo "missing system packages; run:  sudo apt-get install -y$$missing"; exit 1; \
-	  fi; \
-	fi
+	@$(MAKE) --no-print-directory deps PACKAGES="$(BENCH_PACKAGES) $(BENCH_EXTRA_PACKAGES)"
 
 bench-build: deps bench-deps
 	$(SWIFT) build -c release --product placeidx
