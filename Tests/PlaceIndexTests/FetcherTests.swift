@@ -72,7 +72,8 @@ func waitUntil(_ seconds: Double = 30, _ condition: () -> Bool) async {
     await waitUntil(60) { flushed.wait(timeout: .now()) == .success }
     #expect(log.updates.first == "abc")
     #expect(!log.updates.contains("ab"))
-    #expect(log.all.contains { if case .didRequest("ab") = $0 { true } else { false } })
+    // The search for "ab" did run (it signalled olderFinished); its didRequest event may be
+    // dropped too, when "abc" arrived before it was delivered, which is right: it is stale.
   }
 
   @Test func minimumLengthHoldsBackRequests() async {
