@@ -96,7 +96,7 @@ func waitUntil(_ seconds: Double = 30, _ condition: () -> Bool) async {
     let searched = EventLog()
     let log = EventLog()
     let fetcher = AutocompleteFetcher(
-      debounce: .milliseconds(100), callbackQueue: DispatchQueue(label: "t")
+      debounce: .milliseconds(1500), callbackQueue: DispatchQueue(label: "t")
     ) {
       request throws(PlacesError) in
       searched.append(.didRequest(text: request.query))
