@@ -107,7 +107,7 @@ extension LoadedIndex {
       guard
         typeFilter.accepts(
           primaryType: primaryTypeOfList[entry.typeList],
-          all: types.lists[entry.typeList].map { types.names[Int($0)] })
+          all: typeFilter.needsAllTypes ? types.types(ofList: entry.typeList) : [])
       else { continue }
       let point = Coordinate(
         latitude: Double(entry.latitudeE7) / 1e7, longitude: Double(entry.longitudeE7) / 1e7)

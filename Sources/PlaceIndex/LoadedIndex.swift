@@ -140,6 +140,6 @@ extension LoadedIndex {
   /// The place ID of the place at `rank` (for tools and tests that walk an index).
   public func placeIDForTesting(rank: Int) throws -> String {
     let e = try places.entry(rank)
-    return (e.osmKind == 0 ? "N" : e.osmKind == 1 ? "W" : "R") + String(e.osmID)
+    return PlaceRecord.placeID(kind: e.osmKind, id: e.osmID)
   }
 }

@@ -78,7 +78,7 @@ extension PlacesClient {
         shortText: try $0.short.map { try s.string($0) } ?? s.string($0.long))
     }
     if want.contains(.placeID) {
-      place.placeID = (e.osmKind == 0 ? "N" : e.osmKind == 1 ? "W" : "R") + String(e.osmID)
+      place.placeID = PlaceRecord.placeID(kind: e.osmKind, id: e.osmID)
     }
     if want.contains(.displayName) {
       var name = try s.string(e.primaryText)

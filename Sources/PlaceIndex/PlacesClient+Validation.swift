@@ -13,8 +13,10 @@ public enum RequestLimits {
 }
 
 extension PlacesClient {
-  /// Checks every rule of the request (SPEC section 2); throws the first broken one.
-  func validate(_ request: AutocompleteRequest) throws(PlacesError) {
+  /// Checks every rule of the request (SPEC section 2); throws the first broken one. Returns
+  /// the validated type filter.
+  @discardableResult
+  func validate(_ request: AutocompleteRequest) throws(PlacesError) -> TypeFilter {
     let f = request.filter
     let length = request.query.unicodeScalars.count
     guard length <= RequestLimits.maxQueryLength else {
@@ -54,7 +56,7 @@ extension PlacesClient {
     }
     try f.coordinateRegionBias?.validate(role: "locationBias")
     try f.coordinateRegionRestriction?.validate(role: "locationRestriction")
-    if !f.types.isEmpty { _ = try TypeFilter(f.types, vocabularies: try vocabularies()) }
+    return f.types.isEmpty ? .any : try TypeFilter(f.types, vocabularies: try vocabularies())
   }
 
   /// The type vocabularies of the loaded indexes.

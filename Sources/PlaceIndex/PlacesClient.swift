@@ -29,14 +29,11 @@ public final class PlacesClient: Sendable {
   public func autocompleteSuggestions(for request: AutocompleteRequest) throws(PlacesError)
     -> [AutocompleteSuggestion]
   {
-    try validate(request)
+    let typeFilter = try validate(request)
     let offset = request.filter.inputOffset
     let plan = QueryPlan(query: request.query, inputOffset: offset)
     if plan.tokens.isEmpty { return [] }
     if let code = try plusCodeSuggestion(request) { return [.place(code)] }
-    let typeFilter =
-      request.filter.types.isEmpty
-      ? TypeFilter.any : try TypeFilter(request.filter.types, vocabularies: try vocabularies())
     let limit = max(1, request.maxResultCount)
     var found: [ScoredPlace] = []
     for index in indexes {
@@ -128,7 +125,7 @@ public final class PlacesClient: Sendable {
       secondary.isEmpty
       ? primaryMatches
       : primaryMatches + secondaryMatches.map { ($0.lowerBound + shift)..<($0.upperBound + shift) }
-    let placeID = (e.osmKind == 0 ? "N" : e.osmKind == 1 ? "W" : "R") + String(e.osmID)
+    let placeID = PlaceRecord.placeID(kind: e.osmKind, id: e.osmID)
     return AutocompletePlaceSuggestion(
       placeID: placeID, types: index.types.types(ofList: e.typeList),
       distanceMeters: f.distance.map { Int($0.rounded()) },

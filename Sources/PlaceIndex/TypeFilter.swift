@@ -10,6 +10,12 @@ struct TypeFilter: Sendable {
 
   let kind: Kind
 
+  /// Whether ``accepts(primaryType:all:)`` looks at more than the primary type.
+  var needsAllTypes: Bool {
+    if case .collection = kind { return true }
+    return false
+  }
+
   /// The filter that accepts every place.
   static let any = TypeFilter(kind: .any)
 

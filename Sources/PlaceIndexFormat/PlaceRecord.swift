@@ -115,9 +115,11 @@ public struct PlaceRecord: Sendable, Hashable {
   }
 
   /// The place ID: kind letter and decimal id, e.g. "N240109189".
-  public var placeID: String {
-    let letter = osmKind == 0 ? "N" : osmKind == 1 ? "W" : "R"
-    return letter + String(osmID)
+  public var placeID: String { PlaceRecord.placeID(kind: osmKind, id: osmID) }
+
+  /// The place ID of element `kind` (0 node, 1 way, 2 relation) and `id`, e.g. "N240109189".
+  public static func placeID(kind: UInt8, id: Int64) -> String {
+    (kind == 0 ? "N" : kind == 1 ? "W" : "R") + String(id)
   }
 }
 

@@ -47,7 +47,7 @@ struct PlaceAssembler {
       }
       if classification == nil, e.tags["name"] != nil {
         counts.unmapped += 1
-        let key = PlaceAssembler.describe(e.tags)
+        let key = rules.unmatchedKey(e.tags) ?? "(no feature tag)"
         counts.unmappedCombinations[key, default: 0] += 1
       }
       if place.types.first == "route" {
@@ -99,18 +99,6 @@ struct PlaceAssembler {
   /// A coarse grid cell name (about 5 km), grouping unlocated streets.
   private func cell(of e: ExtractedElement) -> String {
     "\(e.latitudeE7 / 500_000),\(e.longitudeE7 / 500_000)"
-  }
-
-  /// "key=value" of the first tag that usually says what an element is, for the unmapped report.
-  static func describe(_ tags: [String: String]) -> String {
-    for key in [
-      "amenity", "shop", "tourism", "leisure", "office", "craft", "healthcare", "historic",
-      "railway", "public_transport", "highway", "aeroway", "place", "boundary", "natural",
-      "waterway", "landuse", "man_made", "building", "emergency", "sport", "power",
-    ] {
-      if let v = tags[key] { return "\(key)=\(v)" }
-    }
-    return tags.keys.sorted().first.map { "\($0)=*" } ?? "(no tags)"
   }
 
   private func assemble(
