@@ -3,6 +3,7 @@
 #   make test             build and run the whole test suite (release mode: the real-data tests are heavy)
 #   make index PIPELINE=x build build/indexes/x.placeidx from Pipelines/x.pipeline
 #   make indexes          every pipeline whose extract is present
+#   make dist PIPELINE=x  pack x's index, manifest and attribution into build/dist/x-f….placeidx.tar
 #   make format           format the sources with swift format
 
 SWIFT     ?= swift
@@ -50,6 +51,12 @@ indexes: $(BIN)
 sample-query: index
 	$(BIN) query --index build/indexes/$(PIPELINE).placeidx "apotheke"
 	$(BIN) query --index build/indexes/$(PIPELINE).placeidx "hauptstr 1"
+
+# One archive to upload or bundle into an app: the index, its manifest and ATTRIBUTION.txt,
+# named with the format and data versions (docs/FORMAT.md, "Packed artifact").
+.PHONY: dist
+dist: index
+	$(BIN) dist --index build/indexes/$(PIPELINE).placeidx -o build/dist
 
 test: deps
 	@if [ -d "$(SHARED)/data" ]; then echo "real-data tests use $(SHARED)/data"; \

@@ -46,10 +46,13 @@ public final class LoadedIndex: Sendable {
       tokens = try TokenDictionary(tb, fileOffset: to)
       let (yb, yo) = try section(.types)
       types = try TypeTable(yb, fileOffset: yo, strings: strings)
+      let (cb, co) = try section(.contexts)
+      let contexts = try ContextTable(
+        cb, fileOffset: co, stringCount: strings.count, tokenCount: tokens.count)
       let (pb, po) = try section(.places)
       places = try PlaceTable(
-        pb, fileOffset: po, stringCount: strings.count, tokenCount: tokens.count,
-        typeListCount: types.lists.count)
+        pb, fileOffset: po, contexts: contexts, stringCount: strings.count,
+        tokenCount: tokens.count, typeListCount: types.lists.count)
       let (qb, qo) = try section(.postings)
       postings = try Postings(qb, fileOffset: qo, placeCount: places.count)
       guard postings.count == tokens.count else {
@@ -58,31 +61,38 @@ public final class LoadedIndex: Sendable {
           reason: "\(postings.count) lists for \(tokens.count) tokens")
       }
       let (ib, io) = try section(.placeIDs)
-      ids = try PlaceIDTable(ib, fileOffset: io, placeCount: places.count)
-      let (vs, vb) = try file.requiredBytes(.vocabulary)
-      let (`as`, ab) = try file.requiredBytes(.abbreviations)
-      let path = file.path
-      // The sections' bytes live as long as `file`, which the cells' owner keeps.
-      let vocabularyText = String(decoding: vb, as: UTF8.self)
-      let abbreviationsText = String(decoding: ab, as: UTF8.self)
+      ids = try PlaceIDTable(ib, fileOffset: io, places: places)
+      let (vs, _) = try file.requiredBytes(.vocabulary)
+      let (`as`, _) = try file.requiredBytes(.abbreviations)
+      // Decoded on first use, from the bytes of `file`, which the cells' owner keeps.
       vocabularyCell = ParsedOnce {
         Result { () throws(PlacesError) -> PlaceTypeVocabulary in
           do {
-            return try PlaceTypeVocabulary(tsv: vocabularyText)
+            let tsv = try TableText.decode(
+              file.bytes(of: vs), section: "VOCABULARY", fileOffset: vs.offset)
+            return try PlaceTypeVocabulary(tsv: tsv)
+          } catch let e as IndexFormatError {
+            throw .index(e.withPath(file.path))
           } catch {
             throw .index(
-              .corrupt(path: path, section: "VOCABULARY", offset: vs.offset, reason: "\(error)"))
+              .corrupt(
+                path: file.path, section: "VOCABULARY", offset: vs.offset, reason: "\(error)"))
           }
         }
       }
       abbreviationsCell = ParsedOnce {
         Result { () throws(PlacesError) -> Abbreviations in
           do {
-            return try Abbreviations(tsv: abbreviationsText)
+            let tsv = try TableText.decode(
+              file.bytes(of: `as`), section: "ABBREVIATIONS", fileOffset: `as`.offset)
+            return try Abbreviations(tsv: tsv)
+          } catch let e as IndexFormatError {
+            throw .index(e.withPath(file.path))
           } catch {
             throw .index(
               .corrupt(
-                path: path, section: "ABBREVIATIONS", offset: `as`.offset, reason: "\(error)"))
+                path: file.path, section: "ABBREVIATIONS", offset: `as`.offset,
+                reason: "\(error)"))
           }
         }
       }
@@ -122,6 +132,7 @@ public final class LoadedIndex: Sendable {
       try strings.verify()
       try tokens.verify()
       try postings.verify()
+      try places.contexts.verify()
       try places.verify()
       try ids.verify()
       _ = try vocabulary

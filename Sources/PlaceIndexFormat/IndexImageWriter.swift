@@ -49,6 +49,14 @@ public enum IndexImageWriter {
       places[p].contextTokens = contextIDs.sorted()
       for t in ids.union(contextIDs).sorted() { lists[t].append(p) }
     }
+    // Type lists, the most used first (1-byte ids in the records).
+    var uses = [Int](repeating: 0, count: content.typeLists.count)
+    for p in places { uses[p.typeList] += 1 }
+    let order = uses.indices.sorted { uses[$0] != uses[$1] ? uses[$0] > uses[$1] : $0 < $1 }
+    var newList = [Int](repeating: 0, count: uses.count)
+    for (id, old) in order.enumerated() { newList[old] = id }
+    for p in places.indices { places[p].typeList = newList[places[p].typeList] }
+    let typeLists = order.map { content.typeLists[$0] }
     // Strings.
     var strings = StringTableBuilder()
     for p in places { PlaceTableWriter.registerStrings(of: p, in: &strings) }
@@ -63,13 +71,15 @@ public enum IndexImageWriter {
     file.add(
       .types,
       TypeTableWriter.serialize(
-        names: content.typeNames, lists: content.typeLists, strings: strings))
-    file.add(.vocabulary, Array(content.vocabularyTSV.utf8))
-    file.add(.places, PlaceTableWriter.serialize(places, strings: strings))
+        names: content.typeNames, lists: typeLists, strings: strings))
+    file.add(.vocabulary, TableText.encode(content.vocabularyTSV))
+    let (records, contexts) = PlaceTableWriter.serialize(places, strings: strings)
+    file.add(.places, records)
     file.add(.tokens, TokenDictionaryWriter.serialize(tokens))
     file.add(.postings, PostingsWriter.serialize(lists))
-    file.add(.abbreviations, Array(content.abbreviationsTSV.utf8))
+    file.add(.abbreviations, TableText.encode(content.abbreviationsTSV))
     file.add(.placeIDs, PlaceIDTableWriter.serialize(places))
+    file.add(.contexts, contexts)
     return (file.image(), tokens.count)
   }
 }

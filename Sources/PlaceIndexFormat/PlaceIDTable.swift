@@ -1,64 +1,83 @@
 // PLACE IDS section layout:
-//   u32 count
-//   count × (u64 key, u32 place index)   sorted by key; key = (osmID << 2) | kind
-// Place details look a place ID up by binary search.
+//   u32 count          equals the place count
+//   u8  bits           width of each entry: enough for count - 1, at least 1, at most 32
+//   packed entries     count × bits, low bits first: entry i is the place index of the place
+//                      with the i-th smallest element key, (osmID << 2) | kind, the first
+//                      varint of its record in PLACES
+// Place details find an ID by binary search over the entries, reading each probed place's key
+// from its record: 14 bits per place for 10,000 places.
 
 /// Finds a place's rank from its OSM element.
 public struct PlaceIDTable: @unchecked Sendable {
   let reader: ByteReader
+  let places: PlaceTable
   /// Number of entries.
   public let count: Int
-  let placeCount: Int
+  let bits: Int
 
-  /// Reads the section header.
-  public init(_ bytes: UnsafeRawBufferPointer, fileOffset: Int, placeCount: Int) throws {
+  /// Reads the section header; `places` holds the keys.
+  public init(_ bytes: UnsafeRawBufferPointer, fileOffset: Int, places: PlaceTable) throws {
     var r = ByteReader(bytes, section: "PLACE IDS", fileOffset: fileOffset)
     count = Int(try r.u32())
-    guard count <= (bytes.count - 4) / 12 else {
-      throw r.fault("entry count \(count) does not fit", at: 0)
+    bits = Int(try r.u8())
+    guard count == places.count else {
+      throw r.fault("\(count) entries for \(places.count) places", at: 0)
     }
-    self.placeCount = placeCount
+    guard bits >= 1, bits <= 32, count == 0 || (count - 1) >> bits == 0 else {
+      throw r.fault("entry width \(bits) bits cannot hold \(count) places", at: 4)
+    }
+    guard (count * bits + 7) / 8 <= r.remaining else {
+      throw r.fault("\(count) entries of \(bits) bits run past the end", at: 5)
+    }
+    self.places = places
     reader = r
   }
 
-  private func key(at i: Int) throws -> UInt64 {
+  /// The place index of entry `i`.
+  func entry(_ i: Int) throws -> Int {
+    let bit = i * bits
     var r = reader
-    r.offset = 4 + 12 * i
-    return try r.u64()
+    r.offset = 5 + bit / 8
+    var value: UInt64 = 0
+    let shift = bit % 8
+    for k in 0..<((shift + bits + 7) / 8) { value |= UInt64(try r.u8()) << (8 * k) }
+    let index = Int((value >> shift) & ((1 << bits) - 1))
+    guard index < count else {
+      throw reader.fault("place index \(index) out of range", at: 5 + bit / 8)
+    }
+    return index
   }
 
   /// The place index of element `kind`/`id`, or nil.
   public func placeIndex(kind: UInt8, id: Int64) throws -> Int? {
-    guard id >= 0 else { return nil }
+    guard id >= 0, id <= Int64.max >> 2 else { return nil }
     let target = (UInt64(id) << 2) | UInt64(kind)
     var lo = 0
     var hi = count
     while lo < hi {
       let mid = (lo + hi) / 2
-      if try key(at: mid) < target { lo = mid + 1 } else { hi = mid }
+      if try places.elementKey(entry(mid)) < target { lo = mid + 1 } else { hi = mid }
     }
-    guard lo < count, try key(at: lo) == target else { return nil }
-    var r = reader
-    r.offset = 4 + 12 * lo + 8
-    let index = Int(try r.u32())
-    guard index < placeCount else {
-      throw r.fault("place index \(index) out of range", at: r.offset - 4)
-    }
-    return index
+    guard lo < count else { return nil }
+    let index = try entry(lo)
+    return try places.elementKey(index) == target ? index : nil
   }
 
-  /// Checks order and range of every entry.
+  /// Checks that the entries are a permutation of the places in increasing key order.
   public func verify() throws {
+    var seen = [Bool](repeating: false, count: count)
     var previous: UInt64? = nil
     for i in 0..<count {
-      let k = try key(at: i)
-      if let p = previous, p >= k { throw reader.fault("keys not increasing", at: 4 + 12 * i) }
-      previous = k
-      var r = reader
-      r.offset = 4 + 12 * i + 8
-      guard Int(try r.u32()) < placeCount else {
-        throw reader.fault("place index out of range", at: 4 + 12 * i + 8)
+      let index = try entry(i)
+      guard !seen[index] else {
+        throw reader.fault("place \(index) listed twice", at: 5 + i * bits / 8)
       }
+      seen[index] = true
+      let key = try places.elementKey(index)
+      if let p = previous, p >= key {
+        throw reader.fault("keys not increasing at entry \(i)", at: 5 + i * bits / 8)
+      }
+      previous = key
     }
   }
 }
@@ -67,14 +86,22 @@ public struct PlaceIDTable: @unchecked Sendable {
 public enum PlaceIDTableWriter {
   /// The section bytes for places in rank order.
   public static func serialize(_ places: [PlaceRecord]) -> [UInt8] {
-    let keyed = places.enumerated().map { ((UInt64($1.osmID) << 2) | UInt64($1.osmKind), $0) }
-      .sorted { $0.0 < $1.0 }
-    var w = ByteWriter()
-    w.u32(UInt32(keyed.count))
-    for (k, i) in keyed {
-      w.u64(k)
-      w.u32(UInt32(i))
+    let order = places.indices.sorted {
+      (UInt64(places[$0].osmID) << 2) | UInt64(places[$0].osmKind)
+        < (UInt64(places[$1].osmID) << 2) | UInt64(places[$1].osmKind)
     }
+    let bits = max(1, Int.bitWidth - max(0, places.count - 1).leadingZeroBitCount)
+    var w = ByteWriter()
+    w.u32(UInt32(places.count))
+    w.u8(UInt8(bits))
+    var packed = [UInt8](repeating: 0, count: (places.count * bits + 7) / 8)
+    for (i, index) in order.enumerated() {
+      let bit = i * bits
+      for k in 0..<bits where (index >> k) & 1 == 1 {
+        packed[(bit + k) / 8] |= 1 << ((bit + k) % 8)
+      }
+    }
+    w.append(packed)
     return w.bytes
   }
 }

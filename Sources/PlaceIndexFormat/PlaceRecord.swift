@@ -1,20 +1,22 @@
-// PLACES section layout:
-//   u32 count
-//   u32 offsets[count + 1]   offset of each record from the start of the record area
-//   record area; place i's record (all varints; "sid" = string id in STRINGS). The numbers and
-//   tokens come first so that matching reads no strings:
-//     (osmID << 2) | kind            kind 0 node, 1 way, 2 relation
-//     zigzag latitude, zigzag longitude   in 1e-7 degrees
-//     importance                     0...65535, higher is more important
-//     type list id                   into TYPES
-//     name word count                words in the primary text (ranking: whole-name matches)
-//     sid+1 of the ISO country code  (0 = unknown)
-//     n, then n name token ids       sorted; first absolute, then gaps (terms of the names)
-//     n, then n context token ids    the same, for terms of the address, admin areas, category
-//     sid primary text
-//     n, then n sids                 secondary text parts, most specific first
-//     n, then n × (sid language, sid name)   alternative names ("" language = no language)
-//     n, then n × (component kind, sid long text, sid+1 short text)   address components
+// PLACES section layout: an item table (ItemTable.swift) whose items are the place records in
+// rank order. A record (all varints; "sid" = string id in STRINGS; "text ref" as in
+// TextRef.swift); the numbers and tokens come first so that matching reads no strings:
+//   (osmID << 2) | kind                 kind 0 node, 1 way, 2 relation
+//   context id                          into CONTEXTS: reference point, shared name tokens,
+//                                       context tokens, country, secondary text and address
+//                                       components, shared between places
+//   zigzag latitude, zigzag longitude   in 1e-7 degrees, minus the context's reference point
+//   importance                          0...65535, higher is more important
+//   type list id                        into TYPES
+//   (words << 2) | (s << 1) | a         words: in the primary text (ranking: whole-name
+//                                       matches); s = 1: a street number follows; a = 1: the
+//                                       record ends with alternative names
+//   [sid of the street number]          the first address component, when s = 1
+//   n, then n name token ids            sorted; first absolute, then gaps (terms of the names,
+//                                       except those the context holds)
+//   text ref of the primary text
+//   [n, then n × (sid language, sid name)]   when a = 1: alternative names ("" language = no
+//                                       language)
 
 /// What an address component is; stored as one byte, shown as the service's type names.
 public enum AddressComponentKind: UInt8, Sendable, CaseIterable {

@@ -14,10 +14,10 @@ public struct PlaceEntry: Sendable {
   public var typeList: Int
   /// Words in the primary text.
   public var nameWordCount: Int
-  /// String id of the primary text.
-  public var primaryText: Int
-  /// String ids of the secondary parts.
-  public var secondaryParts: [Int]
+  /// The primary text.
+  public var primaryText: TextRef
+  /// The secondary parts.
+  public var secondaryParts: [TextRef]
   /// String id of the country code, or nil.
   public var countryCode: Int?
   /// (language sid, name sid) pairs.
@@ -52,6 +52,10 @@ public struct PlaceMatch: Sendable {
   public var tokens: [Int] = []
   /// Sorted ids of context tokens.
   public var contextTokens: [Int] = []
+  /// Reused while merging a record's own name tokens with its context's.
+  var scratch: [Int] = []
+  /// Whether the record lists alternative names.
+  var hasNames = false
 
   /// An empty match buffer.
   public init() {}
@@ -59,100 +63,91 @@ public struct PlaceMatch: Sendable {
 
 /// Reads place records by rank.
 public struct PlaceTable: @unchecked Sendable {
-  let reader: ByteReader
+  let items: ItemTable
+  /// The shared address contexts the records point into.
+  public let contexts: ContextTable
   /// Number of places.
-  public let count: Int
-  let recordStart: Int
+  public var count: Int { items.count }
   let stringCount: Int
   let tokenCount: Int
   let typeListCount: Int
 
   /// Reads the section header; the counts bound the ids inside records.
   public init(
-    _ bytes: UnsafeRawBufferPointer, fileOffset: Int, stringCount: Int, tokenCount: Int,
-    typeListCount: Int
+    _ bytes: UnsafeRawBufferPointer, fileOffset: Int, contexts: ContextTable, stringCount: Int,
+    tokenCount: Int, typeListCount: Int
   ) throws {
-    var r = ByteReader(bytes, section: "PLACES", fileOffset: fileOffset)
-    count = Int(try r.u32())
-    recordStart = 4 + 4 * (count + 1)
-    guard count < bytes.count, recordStart <= bytes.count else {
-      throw r.fault("place count \(count) does not fit", at: 0)
-    }
+    items = try ItemTable(ByteReader(bytes, section: "PLACES", fileOffset: fileOffset))
+    self.contexts = contexts
     self.stringCount = stringCount
     self.tokenCount = tokenCount
     self.typeListCount = typeListCount
-    reader = r
   }
 
-  /// The bytes of record `index`.
-  func record(_ index: Int) throws -> ByteReader {
-    guard index >= 0, index < count else {
-      throw reader.fault("place \(index) out of range", at: 0)
-    }
-    let start = Int(try reader.u32(at: 4, index: index))
-    let end = Int(try reader.u32(at: 4, index: index + 1))
-    guard start <= end, end <= reader.buffer.count - recordStart else {
-      throw reader.fault(
-        "record \(index) spans [\(start), \(end)) outside the section", at: 4 + 4 * index)
-    }
-    return ByteReader(
-      UnsafeRawBufferPointer(rebasing: reader.buffer[(recordStart + start)..<(recordStart + end)]),
-      section: "PLACES", fileOffset: reader.fileOffset + recordStart + start)
+  /// The element key `(osmID << 2) | kind` of place `index`.
+  public func elementKey(_ index: Int) throws -> UInt64 {
+    var r = try items.item(index)
+    return try r.varint()
   }
 
   /// Decodes the part of record `index` that matching and ranking need (no strings), reusing
-  /// the token arrays of `match`; returns the reader positioned at the record's strings.
-  @discardableResult
-  public func match(_ index: Int, into m: inout PlaceMatch) throws -> ByteReader {
-    var r = try record(index)
-    let head = try r.varint()
-    let kind = UInt8(head & 3)
+  /// the token arrays of `match`.
+  public func match(_ index: Int, into m: inout PlaceMatch) throws {
+    _ = try head(index, into: &m)
+  }
+
+  /// Decodes the record's numbers and tokens and its context's; returns the reader positioned
+  /// at the primary text, the context id and the street number's string id.
+  private func head(_ index: Int, into m: inout PlaceMatch) throws -> (
+    ByteReader, context: Int, number: Int?
+  ) {
+    var r = try items.item(index)
+    let key = try r.varint()
+    let kind = UInt8(key & 3)
     guard kind < 3 else { throw r.fault("element kind \(kind) is not 0, 1 or 2", at: 0) }
-    let lat = try r.zigzag()
-    let lon = try r.zigzag()
-    guard lat.magnitude <= 900_000_000, lon.magnitude <= 1_800_000_000 else {
-      throw r.fault("coordinate (\(lat), \(lon)) out of range")
-    }
     m.osmKind = kind
-    m.osmID = Int64(bitPattern: head >> 2)
+    m.osmID = Int64(bitPattern: key >> 2)
+    let context = try r.varint(below: contexts.count)
+    let (refLat, refLon) = try contexts.match(context, into: &m)
+    let at = r.offset
+    let lat = refLat + (try r.zigzag())
+    let lon = refLon + (try r.zigzag())
+    guard lat.magnitude <= 900_000_000, lon.magnitude <= 1_800_000_000 else {
+      throw r.fault("coordinate (\(lat), \(lon)) out of range", at: at)
+    }
     m.latitudeE7 = Int32(lat)
     m.longitudeE7 = Int32(lon)
     m.importance = UInt16(try r.varint(below: 1 << 16))
     m.typeList = try r.varint(below: typeListCount)
-    m.nameWordCount = try r.varint(below: 1 << 16)
-    let cc = try r.varint(below: stringCount + 1)
-    m.countryCode = cc == 0 ? nil : cc - 1
-    try readTokenList(&r, into: &m.tokens)
-    try readTokenList(&r, into: &m.contextTokens)
-    return r
+    let flags = try r.varint(below: 1 << 18)
+    m.nameWordCount = flags >> 2
+    m.hasNames = flags & 1 == 1
+    let number = flags & 2 == 2 ? try r.varint(below: stringCount) : nil
+    try r.sortedIDs(below: tokenCount, into: &m.scratch)
+    if m.tokens.isEmpty {
+      swap(&m.tokens, &m.scratch)
+    } else if !m.scratch.isEmpty {
+      // Both sorted and disjoint: merge the record's own name tokens into the context's.
+      m.tokens.append(contentsOf: m.scratch)
+      m.tokens.sort()
+    }
+    return (r, context, number)
   }
 
   /// Decodes record `index` whole.
   public func entry(_ index: Int) throws -> PlaceEntry {
     var m = PlaceMatch()
-    var r = try match(index, into: &m)
-    let primary = try r.varint(below: stringCount)
-    let nSecondary = try r.varint(below: 64)
-    var secondary: [Int] = []
-    secondary.reserveCapacity(nSecondary)
-    for _ in 0..<nSecondary { secondary.append(try r.varint(below: stringCount)) }
-    let nNames = try r.varint(below: 1024)
+    var (r, context, number) = try head(index, into: &m)
+    let primary = try r.textRef(stringCount: stringCount)
+    let nNames = m.hasNames ? try r.varint(below: 1024) : 0
     var names: [(Int, Int)] = []
     names.reserveCapacity(nNames)
     for _ in 0..<nNames {
       names.append((try r.varint(below: stringCount), try r.varint(below: stringCount)))
     }
-    let nComponents = try r.varint(below: 64)
-    var components: [(AddressComponentKind, Int, Int?)] = []
-    for _ in 0..<nComponents {
-      let at = r.offset
-      guard let k = AddressComponentKind(rawValue: UInt8(clamping: try r.varint())) else {
-        throw r.fault("unknown address component kind", at: at)
-      }
-      let long = try r.varint(below: stringCount)
-      let short = try r.varint(below: stringCount + 1)
-      components.append((k, long, short == 0 ? nil : short - 1))
-    }
+    guard r.remaining == 0 else { throw r.fault("\(r.remaining) bytes after the record") }
+    var (secondary, components) = try contexts.details(context)
+    if let number { components.insert((.streetNumber, number, nil), at: 0) }
     return PlaceEntry(
       osmKind: m.osmKind, osmID: m.osmID, latitudeE7: m.latitudeE7, longitudeE7: m.longitudeE7,
       importance: m.importance, typeList: m.typeList, nameWordCount: m.nameWordCount,
@@ -160,78 +155,115 @@ public struct PlaceTable: @unchecked Sendable {
       names: names, components: components, tokens: m.tokens, contextTokens: m.contextTokens)
   }
 
-  private func readTokenList(_ r: inout ByteReader, into tokens: inout [Int]) throws {
-    tokens.removeAll(keepingCapacity: true)
-    let n = try r.varint(below: tokenCount + 1)
-    var last = -1
-    for _ in 0..<n {
-      let at = r.offset
-      let gap = try r.varint(below: tokenCount + 1)
-      let t = last < 0 ? gap : last + gap
-      guard t < tokenCount, last < 0 || gap > 0 else {
-        throw r.fault("token ids not increasing", at: at)
-      }
-      tokens.append(t)
-      last = t
-    }
-  }
-
   /// Decodes every record.
   public func verify() throws {
-    for i in 0..<count { _ = try entry(i) }
+    try items.forEach { i, _ in _ = try entry(i) }
   }
 }
 
-/// Writes a PLACES section.
+/// Writes the PLACES and CONTEXTS sections.
 public enum PlaceTableWriter {
-  /// The section bytes for `places` (in rank order), with strings and tokens already registered.
-  public static func serialize(_ places: [PlaceRecord], strings: StringTableBuilder) -> [UInt8] {
-    var data = ByteWriter()
-    var offsets: [UInt32] = [0]
-    for p in places {
-      data.varint((UInt64(p.osmID) << 2) | UInt64(p.osmKind))
-      data.zigzag(Int64(p.latitudeE7))
-      data.zigzag(Int64(p.longitudeE7))
-      data.varint(Int(p.importance))
-      data.varint(p.typeList)
-      data.varint(p.nameWordCount)
-      data.varint(p.countryCode.isEmpty ? 0 : strings.id(p.countryCode) + 1)
-      for list in [p.tokens, p.contextTokens] {
-        let tokens = list.sorted()
-        data.varint(tokens.count)
-        var last = -1
-        for t in tokens {
-          data.varint(last < 0 ? t : t - last)
-          last = t
-        }
-      }
-      data.varint(strings.id(p.primaryText))
-      data.varint(p.secondaryParts.count)
-      for s in p.secondaryParts { data.varint(strings.id(s)) }
-      data.varint(p.names.count)
-      for n in p.names {
-        data.varint(strings.id(n.language))
-        data.varint(strings.id(n.name))
-      }
-      data.varint(p.components.count)
-      for c in p.components {
-        data.varint(Int(c.kind.rawValue))
-        data.varint(strings.id(c.longText))
-        data.varint(c.shortText == c.longText ? 0 : strings.id(c.shortText) + 1)
-      }
-      offsets.append(UInt32(data.count))
+  /// The two sections' bytes for `places` (in rank order), with strings and tokens already
+  /// registered.
+  public static func serialize(_ places: [PlaceRecord], strings: StringTableBuilder) -> (
+    places: [UInt8], contexts: [UInt8]
+  ) {
+    // Places that share a context (country, context tokens, secondary text, components) are
+    // grouped; the group's first place (by rank) gives the reference point, and the name
+    // tokens every place of the group has move into the context.
+    func ref(_ text: String, _ splitter: TextSplitter) -> TextRef {
+      let (head, tail) = splitter.split(text)
+      return TextRef(strings.id(head), tail.map(strings.id))
     }
-    var w = ByteWriter()
-    w.u32(UInt32(places.count))
-    for o in offsets { w.u32(o) }
-    w.append(data.bytes)
-    return w.bytes
+    var groupOf: [[UInt8]: Int] = [:]
+    var groups: [(base: [UInt8], first: Int, shared: Set<Int>)] = []
+    var placeGroup: [Int] = []
+    for (i, p) in places.enumerated() {
+      let (_, components) = hoistedNumber(p)
+      let splitter = TextSplitter(parts: Set(p.components.map(\.longText)))
+      var c = ByteWriter()
+      c.sortedIDs(p.contextTokens)
+      c.varint(p.countryCode.isEmpty ? 0 : strings.id(p.countryCode) + 1)
+      c.varint(p.secondaryParts.count)
+      for s in p.secondaryParts { c.textRef(ref(s, splitter)) }
+      c.varint(components.count)
+      for x in components {
+        let hasShort = x.shortText != x.longText
+        c.varint(Int(x.kind.rawValue) << 1 | (hasShort ? 1 : 0))
+        c.varint(strings.id(x.longText))
+        if hasShort { c.varint(strings.id(x.shortText)) }
+      }
+      if let g = groupOf[c.bytes] {
+        groups[g].shared.formIntersection(p.tokens)
+        placeGroup.append(g)
+      } else {
+        groupOf[c.bytes] = groups.count
+        placeGroup.append(groups.count)
+        groups.append((c.bytes, i, Set(p.tokens)))
+      }
+    }
+    // The most used contexts get the smallest ids (1-byte varints in the records).
+    var uses = [Int](repeating: 0, count: groups.count)
+    for g in placeGroup { uses[g] += 1 }
+    let order = groups.indices.sorted { uses[$0] != uses[$1] ? uses[$0] > uses[$1] : $0 < $1 }
+    var newID = [Int](repeating: 0, count: groups.count)
+    for (id, g) in order.enumerated() { newID[g] = id }
+    var contexts = ItemTableWriter()
+    for g in order.map({ groups[$0] }) {
+      let first = places[g.first]
+      var c = ByteWriter()
+      c.zigzag(Int64(first.latitudeE7))
+      c.zigzag(Int64(first.longitudeE7))
+      c.sortedIDs(Array(g.shared))
+      c.append(g.base)
+      contexts.append(c.bytes)
+    }
+    var records = ItemTableWriter()
+    for (i, p) in places.enumerated() {
+      let g = groups[placeGroup[i]]
+      let first = places[g.first]
+      let (number, _) = hoistedNumber(p)
+      let splitter = TextSplitter(parts: Set(p.components.map(\.longText)))
+      var w = ByteWriter()
+      w.varint((UInt64(p.osmID) << 2) | UInt64(p.osmKind))
+      w.varint(newID[placeGroup[i]])
+      w.zigzag(Int64(p.latitudeE7) - Int64(first.latitudeE7))
+      w.zigzag(Int64(p.longitudeE7) - Int64(first.longitudeE7))
+      w.varint(Int(p.importance))
+      w.varint(p.typeList)
+      w.varint(p.nameWordCount << 2 | (number == nil ? 0 : 2) | (p.names.isEmpty ? 0 : 1))
+      if let number { w.varint(strings.id(number)) }
+      w.sortedIDs(p.tokens.filter { !g.shared.contains($0) })
+      w.textRef(ref(p.primaryText, splitter))
+      if !p.names.isEmpty { w.varint(p.names.count) }
+      for n in p.names {
+        w.varint(strings.id(n.language))
+        w.varint(strings.id(n.name))
+      }
+      records.append(w.bytes)
+    }
+    return (records.bytes, contexts.bytes)
+  }
+
+  /// The street number the record stores itself (the first component, when it is one with no
+  /// short form) and the components its context stores.
+  static func hoistedNumber(_ p: PlaceRecord) -> (String?, ArraySlice<AddressComponent>) {
+    if let first = p.components.first, first.kind == .streetNumber,
+      first.shortText == first.longText
+    {
+      return (first.longText, p.components.dropFirst())
+    }
+    return (nil, p.components[...])
   }
 
   /// Registers every string a record references.
   public static func registerStrings(of p: PlaceRecord, in strings: inout StringTableBuilder) {
-    strings.insert(p.primaryText)
-    for s in p.secondaryParts { strings.insert(s) }
+    let splitter = TextSplitter(parts: Set(p.components.map(\.longText)))
+    for text in [p.primaryText] + p.secondaryParts {
+      let (head, tail) = splitter.split(text)
+      strings.insert(head)
+      if let tail { strings.insert(tail) }
+    }
     if !p.countryCode.isEmpty { strings.insert(p.countryCode) }
     for n in p.names {
       strings.insert(n.language)

@@ -1,42 +1,43 @@
-// POSTINGS section layout:
-//   u32 tokenCount
-//   u32 offsets[tokenCount + 1]   offset of each token's list from the start of the data area
-//   data area: per token: varint n, then n varints: the first place index, then the gaps to
-//              each next one (strictly increasing place indexes). Places are numbered by rank,
-//              most important first, so each list is in importance order and a query that has
-//              enough good results can stop reading it early.
+// POSTINGS section layout: an item table (ItemTable.swift) with one item per token, in token
+// order. An item is the list of places that carry the token (all varints):
+//   (n << 1) | encoding        n = number of places; encoding 0 = gaps, 1 = bitmap
+//   gaps:    n varints: the first place index, then the gap to each next one
+//   bitmap:  the first place index f, then bytes whose bit i (low bit first) is set when place
+//            f + 8·byte + bit carries the token; the first bit is place f
+// The writer picks whichever is shorter (bitmaps win for dense lists such as a town's name).
+// Place indexes are strictly increasing. Places are numbered by rank, most important first,
+// so each list is in importance order and a query that has enough good results can stop
+// reading it early.
 
 /// Reads the places that carry each token.
 public struct Postings: @unchecked Sendable {
-  let reader: ByteReader
+  let items: ItemTable
   /// Number of lists (equals the token count).
-  public let count: Int
-  let dataStart: Int
+  public var count: Int { items.count }
   let placeCount: Int
 
   /// Reads the section header; `placeCount` bounds every place index.
   public init(_ bytes: UnsafeRawBufferPointer, fileOffset: Int, placeCount: Int) throws {
-    var r = ByteReader(bytes, section: "POSTINGS", fileOffset: fileOffset)
-    count = Int(try r.u32())
-    dataStart = 4 + 4 * (count + 1)
-    guard count < bytes.count, dataStart <= bytes.count else {
-      throw r.fault("list count \(count) does not fit", at: 0)
-    }
+    items = try ItemTable(ByteReader(bytes, section: "POSTINGS", fileOffset: fileOffset))
     self.placeCount = placeCount
-    reader = r
   }
 
   /// A cursor over the list of token `token`.
   public func list(_ token: Int) throws -> PostingsCursor {
-    guard token >= 0, token < count else { throw reader.fault("token \(token) has no list", at: 0) }
-    var r = reader
-    let start = Int(try reader.u32(at: 4, index: token))
-    guard start <= reader.buffer.count - dataStart else {
-      throw reader.fault("list \(token) starts past the end", at: 4 + 4 * token)
+    guard token >= 0, token < count else {
+      throw items.reader.fault("token \(token) has no list", at: 0)
     }
-    r.offset = dataStart + start
-    let n = try r.varint(below: placeCount + 1)
-    return PostingsCursor(reader: r, remaining: n, count: n, placeCount: placeCount)
+    var r = try items.item(token)
+    let head = try r.varint(below: 2 * placeCount + 2)
+    let (n, encoding) = (head >> 1, head & 1)
+    var cursor = PostingsCursor(reader: r, remaining: n, count: n, placeCount: placeCount)
+    if encoding == 1, n > 0 {
+      cursor.bitmapBase = try r.varint(below: placeCount)
+      cursor.bitmapStart = r.offset
+      cursor.reader = r
+      cursor.isBitmap = true
+    }
+    return cursor
   }
 
   /// Number of places in the list of `token`.
@@ -44,9 +45,12 @@ public struct Postings: @unchecked Sendable {
 
   /// Decodes every list, checking order and range.
   public func verify() throws {
-    for t in 0..<count {
+    try items.forEach { t, _ in
       var c = try list(t)
       while try c.next() != nil {}
+      guard c.reader.remaining == 0, c.byte == 0 else {
+        throw c.reader.fault("list \(t) holds more than its \(c.count) places")
+      }
     }
   }
 }
@@ -59,12 +63,25 @@ public struct PostingsCursor {
   public let count: Int
   let placeCount: Int
   var last = -1
+  var isBitmap = false
+  var bitmapBase = 0
+  var bitmapStart = 0
+  var byte: UInt8 = 0
+  var byteBase = 0
+
+  init(reader: ByteReader, remaining: Int, count: Int, placeCount: Int) {
+    self.reader = reader
+    self.remaining = remaining
+    self.count = count
+    self.placeCount = placeCount
+  }
 
   /// The next place index, or nil at the end.
   @inline(__always)
   public mutating func next() throws -> Int? {
     guard remaining > 0 else { return nil }
     remaining -= 1
+    if isBitmap { return try nextBit() }
     let start = reader.offset
     let gap = try reader.varint()
     // Checked before adding, so that a hostile gap cannot overflow.
@@ -72,8 +89,26 @@ public struct PostingsCursor {
       throw reader.fault("place index gap \(gap) out of range", at: start)
     }
     let value = last < 0 ? Int(gap) : last + Int(gap)
-    guard value >= 0, value < placeCount, (last < 0 || gap > 0) else {
+    guard value >= 0, value < placeCount, last < 0 || gap > 0 else {
       throw reader.fault("place index \(value) out of order or range", at: start)
+    }
+    last = value
+    return value
+  }
+
+  private mutating func nextBit() throws -> Int {
+    while byte == 0 {
+      let at = reader.offset
+      guard reader.remaining > 0 else {
+        throw reader.fault("bitmap ends before its \(count) places", at: at)
+      }
+      byteBase = bitmapBase + 8 * (at - bitmapStart)
+      byte = try reader.u8()
+    }
+    let value = byteBase + byte.trailingZeroBitCount
+    byte &= byte - 1
+    guard value < placeCount else {
+      throw reader.fault("place index \(value) out of range", at: reader.offset - 1)
     }
     last = value
     return value
@@ -84,22 +119,33 @@ public struct PostingsCursor {
 public enum PostingsWriter {
   /// The section bytes; `lists[t]` holds the strictly increasing place indexes of token `t`.
   public static func serialize(_ lists: [[Int]]) -> [UInt8] {
-    var data = ByteWriter()
-    var offsets: [UInt32] = [0]
+    var table = ItemTableWriter()
     for list in lists {
-      data.varint(list.count)
+      var gaps = ByteWriter()
+      gaps.varint(list.count << 1)
       var last = -1
       for p in list {
         precondition(p > last, "postings must be strictly increasing")
-        data.varint(last < 0 ? p : p - last)
+        gaps.varint(last < 0 ? p : p - last)
         last = p
       }
-      offsets.append(UInt32(data.count))
+      guard let first = list.first, let final = list.last else {
+        table.append(gaps.bytes)
+        continue
+      }
+      let bitmapBytes = (final - first) / 8 + 1
+      if bitmapBytes + 8 < gaps.count {
+        var bits = [UInt8](repeating: 0, count: bitmapBytes)
+        for p in list { bits[(p - first) / 8] |= 1 << ((p - first) % 8) }
+        var w = ByteWriter()
+        w.varint(list.count << 1 | 1)
+        w.varint(first)
+        w.append(bits)
+        table.append(w.bytes)
+      } else {
+        table.append(gaps.bytes)
+      }
     }
-    var w = ByteWriter()
-    w.u32(UInt32(lists.count))
-    for o in offsets { w.u32(o) }
-    w.append(data.bytes)
-    return w.bytes
+    return table.bytes
   }
 }

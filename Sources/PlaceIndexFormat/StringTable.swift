@@ -1,46 +1,62 @@
-// STRINGS section layout:
-//   u32 count
-//   u32 offsets[count + 1]   byte offsets into the blob; offsets[i+1] >= offsets[i]
-//   blob                     UTF-8 bytes of all strings, sorted bytewise, each stored once
+// STRINGS section layout: an item table (ItemTable.swift) of the strings, sorted bytewise and
+// each stored once; a string's id is its position. Strings are front-coded within each block
+// of 16: an item is a varint k, the number of leading bytes shared with the previous string
+// of the block (0 for a block's first string), then the remaining UTF-8 bytes.
 
 /// Reads the deduplicated strings of an index by id.
 public struct StringTable: @unchecked Sendable {
-  let reader: ByteReader
+  let items: ItemTable
   /// Number of strings.
-  public let count: Int
-  let blobStart: Int
+  public var count: Int { items.count }
 
   /// Reads the section's table header.
   public init(_ bytes: UnsafeRawBufferPointer, fileOffset: Int) throws {
-    var r = ByteReader(bytes, section: "STRINGS", fileOffset: fileOffset)
-    let count = Int(try r.u32())
-    guard count < bytes.count else { throw r.fault("string count \(count) does not fit") }
-    self.count = count
-    blobStart = 4 + 4 * (count + 1)
-    guard blobStart <= bytes.count else { throw r.fault("offset table runs past the end") }
-    reader = r
+    items = try ItemTable(ByteReader(bytes, section: "STRINGS", fileOffset: fileOffset))
   }
 
   /// The string with id `id`.
   public func string(_ id: Int) throws -> String {
-    let raw = try rawBytes(id)
-    return String(decoding: raw, as: UTF8.self)
+    String(decoding: try utf8(id), as: UTF8.self)
+  }
+
+  /// The text a reference names: one string, or two joined by a space.
+  public func string(_ ref: TextRef) throws -> String {
+    guard let second = ref.second else { return try string(ref.first) }
+    return try string(ref.first) + " " + string(second)
   }
 
   /// The UTF-8 bytes of string `id`.
-  public func rawBytes(_ id: Int) throws -> UnsafeRawBufferPointer {
-    guard id >= 0, id < count else { throw reader.fault("string id \(id) out of range", at: 0) }
-    let start = Int(try reader.u32(at: 4, index: id))
-    let end = Int(try reader.u32(at: 4, index: id + 1))
-    guard start <= end, blobStart + end <= reader.buffer.count else {
-      throw reader.fault("string \(id) spans [\(start), \(end)) outside the blob", at: 4 + 4 * id)
+  public func utf8(_ id: Int) throws -> [UInt8] {
+    guard id >= 0, id < count else {
+      throw items.reader.fault("string id \(id) out of range", at: 0)
     }
-    return UnsafeRawBufferPointer(rebasing: reader.buffer[(blobStart + start)..<(blobStart + end)])
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(32)
+    try items.walk(to: id) { r in try StringTable.apply(r, to: &bytes) }
+    return bytes
   }
 
-  /// Checks every offset.
+  /// Replaces `bytes`, the previous string, by the string item `r` front-codes.
+  @inline(__always)
+  static func apply(_ r: ByteReader, to bytes: inout [UInt8]) throws {
+    var r = r
+    let shared = try r.varint(below: bytes.count + 1)
+    bytes.removeSubrange(shared...)
+    bytes.append(contentsOf: try r.bytes(r.remaining))
+  }
+
+  /// Checks every item, the front coding and the strict bytewise order of the strings.
   public func verify() throws {
-    for i in 0..<count { _ = try rawBytes(i) }
+    var previous: [UInt8] = []
+    var bytes: [UInt8] = []
+    try items.forEach { i, r in
+      if i % ItemTable.blockSize == 0 { bytes.removeAll(keepingCapacity: true) }
+      try StringTable.apply(r, to: &bytes)
+      if i > 0, !previous.lexicographicallyPrecedes(bytes) {
+        throw r.fault("string \(i) is not after string \(i - 1) in bytewise order", at: 0)
+      }
+      previous = bytes
+    }
   }
 }
 
@@ -59,6 +75,9 @@ public struct StringTableBuilder {
     set.insert(s)
   }
 
+  /// Whether `s` is registered.
+  public func contains(_ s: String) -> Bool { set.contains(s) }
+
   /// Fixes the ids; call after all inserts.
   public mutating func freeze() {
     sorted = set.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
@@ -73,15 +92,19 @@ public struct StringTableBuilder {
 
   /// The section bytes.
   public func serialize() -> [UInt8] {
-    var w = ByteWriter()
-    w.u32(UInt32(sorted.count))
-    var offset: UInt32 = 0
-    w.u32(0)
-    for s in sorted {
-      offset += UInt32(s.utf8.count)
-      w.u32(offset)
+    var table = ItemTableWriter()
+    var previous: [UInt8] = []
+    for (i, s) in sorted.enumerated() {
+      let bytes = Array(s.utf8)
+      let shared =
+        i % ItemTable.blockSize == 0
+        ? 0 : zip(previous, bytes).prefix { $0 == $1 }.count
+      var item = ByteWriter()
+      item.varint(shared)
+      item.append(bytes[shared...])
+      table.append(item.bytes)
+      previous = bytes
     }
-    for s in sorted { w.append(s.utf8) }
-    return w.bytes
+    return table.bytes
   }
 }

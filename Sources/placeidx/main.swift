@@ -21,7 +21,9 @@ let usage = """
     placeidx query --index FILE [--index FILE…] --jsonl
     placeidx details --index FILE ID [--fields a,b,c] [--language xx] [--json]
     placeidx inspect FILE
-    placeidx verify FILE
+    placeidx verify FILE   (an index, or a packed .placeidx.tar from dist)
+    placeidx dist --index FILE [-o DIR]   (index, manifest and ATTRIBUTION.txt in one tar:
+                 DIR/NAME-fMAJOR.MINOR-dYYYYMMDDTHHMMSSZ.placeidx.tar; DIR is build/dist)
     placeidx serve --index FILE [--index FILE…] [--host 127.0.0.1] [--port 8080] [--threads 2]
                  POST /v1/places:autocomplete (request JSON as in --jsonl), GET /v1/places/ID
     placeidx pluscode encode|decode|shorten|recover …
@@ -66,7 +68,8 @@ do {
   case "query": try QueryCommand.run(rest)
   case "details": try DetailsCommand.run(rest)
   case "inspect": try InspectCommand.run(rest, verify: false)
-  case "verify": try InspectCommand.run(rest, verify: true)
+  case "verify": try PackedArtifactVerifyCommand.run(rest)
+  case "dist": try DistCommand.run(rest)
   case "serve": try ServeCommand.run(rest)
   case "pluscode":
     do {

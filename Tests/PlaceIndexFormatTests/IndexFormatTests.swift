@@ -4,7 +4,7 @@ import Testing
 
 @testable import PlaceIndexFormat
 
-/// A tiny index image with two places, for layout and error tests.
+/// A tiny index image with three places (one an address), for layout and error tests.
 func tinyImage(extraSection: UInt32? = nil) -> [UInt8] {
   var content = IndexContent()
   content.places = [
@@ -19,9 +19,24 @@ func tinyImage(extraSection: UInt32? = nil) -> [UInt8] {
       osmKind: 1, osmID: 4444, latitudeE7: -337_000_000, longitudeE7: 1_512_000_000,
       importance: 100, typeList: 1, primaryText: "Main Street", secondaryParts: [],
       countryCode: "", names: [], components: [], tokens: []),
+    PlaceRecord(
+      osmKind: 0, osmID: 77, latitudeE7: 471_390_000, longitudeE7: 95_220_000,
+      importance: 50, typeList: 1, primaryText: "Kanalstrasse 18",
+      secondaryParts: ["9490 Vaduz", "Liechtenstein"], countryCode: "LI", names: [],
+      components: [
+        AddressComponent(kind: .streetNumber, longText: "18", shortText: "18"),
+        AddressComponent(kind: .route, longText: "Kanalstrasse", shortText: "Kanalstrasse"),
+        AddressComponent(kind: .locality, longText: "Vaduz", shortText: "Vaduz"),
+        AddressComponent(kind: .country, longText: "Liechtenstein", shortText: "LI"),
+        AddressComponent(kind: .postalCode, longText: "9490", shortText: "9490"),
+      ], tokens: []),
   ]
-  content.placeTerms = [["cafe", "zurich", "zuerich"], ["main", "street", "st"]]
-  content.placeContextTerms = [["vaduz", "liechtenstein"], []]
+  content.placeTerms = [
+    ["cafe", "zurich", "zuerich"], ["main", "street", "st"], ["kanalstrasse", "18"],
+  ]
+  content.placeContextTerms = [
+    ["vaduz", "liechtenstein"], [], ["9490", "vaduz", "liechtenstein"],
+  ]
   content.typeNames = ["cafe", "food", "route"]
   content.typeLists = [[0, 1], [2]]
   content.metadataJSON = Array(#"{"source":"tiny"}"#.utf8)
@@ -38,7 +53,7 @@ func open(_ bytes: [UInt8]) throws -> IndexFile {
   @Test func headerBytesMatchTheDocumentedLayout() throws {
     let b = tinyImage()
     #expect(Array(b[0..<8]) == [0x89, 0x50, 0x4C, 0x49, 0x44, 0x58, 0x0D, 0x0A])
-    #expect(b[8] == 1 && b[9] == 0)  // major 1, little-endian
+    #expect(b[8] == 2 && b[9] == 0)  // major 2, little-endian
     #expect(b[10] == 0 && b[11] == 0)  // minor 0
     let length = b[16..<24].enumerated().reduce(UInt64(0)) {
       $0 | UInt64($1.element) << (8 * UInt64($1.offset))
@@ -67,13 +82,17 @@ func open(_ bytes: [UInt8]) throws -> IndexFile {
     let strings = try StringTable(sb, fileOffset: so)
     let (tb, to) = try sectionBytes(f, .tokens)
     let tokens = try TokenDictionary(tb, fileOffset: to)
-    #expect(tokens.count == 8)
+    #expect(tokens.count == 11)
     #expect(try tokens.prefixRange("zu").count == 2)
     #expect(try tokens.exactID("street") != nil)
     #expect(try tokens.exactID("stree") == nil)
+    let (cb, co) = try sectionBytes(f, .contexts)
+    let contexts = try ContextTable(
+      cb, fileOffset: co, stringCount: strings.count, tokenCount: tokens.count)
     let (pb, po) = try sectionBytes(f, .places)
     let places = try PlaceTable(
-      pb, fileOffset: po, stringCount: strings.count, tokenCount: tokens.count, typeListCount: 2)
+      pb, fileOffset: po, contexts: contexts, stringCount: strings.count,
+      tokenCount: tokens.count, typeListCount: 2)
     let e = try places.entry(0)
     #expect(e.osmID == 240_109_189 && e.osmKind == 0)
     #expect(try strings.string(e.primaryText) == "Café Zürich")
@@ -84,9 +103,28 @@ func open(_ bytes: [UInt8]) throws -> IndexFile {
     let e1 = try places.entry(1)
     #expect(e1.latitudeE7 == -337_000_000 && e1.longitudeE7 == 1_512_000_000)
     let (ib, io) = try sectionBytes(f, .placeIDs)
-    let ids = try PlaceIDTable(ib, fileOffset: io, placeCount: 2)
+    let ids = try PlaceIDTable(ib, fileOffset: io, places: places)
     #expect(try ids.placeIndex(kind: 1, id: 4444) == 1)
     #expect(try ids.placeIndex(kind: 0, id: 4444) == nil)
+    #expect(try ids.placeIndex(kind: 0, id: 77) == 2)
+    try ids.verify()
+    // An address's texts are stored as the street and number strings, not as new strings.
+    let e2 = try places.entry(2)
+    #expect(try strings.string(e2.primaryText) == "Kanalstrasse 18")
+    #expect(e2.primaryText.second != nil)
+    #expect(
+      try e2.secondaryParts.map { try strings.string($0) } == ["9490 Vaduz", "Liechtenstein"])
+    #expect(
+      try e2.components.map { "\($0.kind):\(try strings.string($0.long))" } == [
+        "streetNumber:18", "route:Kanalstrasse", "locality:Vaduz", "country:Liechtenstein",
+        "postalCode:9490",
+      ])
+    let all = try (0..<strings.count).map { try strings.string($0) }
+    #expect(!all.contains("Kanalstrasse 18") && !all.contains("9490 Vaduz"))
+    #expect(all == all.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) })
+    try strings.verify()
+    try contexts.verify()
+    try places.verify()
   }
 
   func sectionBytes(_ f: IndexFile, _ kind: SectionKind) throws -> (UnsafeRawBufferPointer, Int) {
@@ -102,16 +140,16 @@ func open(_ bytes: [UInt8]) throws -> IndexFile {
 
   @Test func otherMajorVersionIsRefusedNamingBoth() {
     var b = tinyImage()
-    b[8] = 2
+    b[8] = 1
     #expect(
       throws: IndexFormatError.unsupportedVersion(
-        path: "tiny.placeidx", expected: 1, got: 2, gotMinor: 0)
+        path: "tiny.placeidx", expected: 2, got: 1, gotMinor: 0)
     ) {
       try open(b)
     }
-    let message = IndexFormatError.unsupportedVersion(path: "x", expected: 1, got: 2, gotMinor: 0)
+    let message = IndexFormatError.unsupportedVersion(path: "x", expected: 2, got: 1, gotMinor: 0)
       .description
-    #expect(message.contains("2.0") && message.contains("1.x"))
+    #expect(message.contains("1.0") && message.contains("2.x"))
   }
 
   @Test func newerMinorVersionAndUnknownSectionsAreAccepted() throws {
@@ -205,11 +243,14 @@ func open(_ bytes: [UInt8]) throws -> IndexFile {
   func postingsRoundTrip(seed: UInt64) throws {
     var rng = SplitMix(seed: seed)
     let placeCount = 5000
-    let lists: [[Int]] = (0..<200).map { _ in
-      Set((0..<Int(rng.next() % 50)).map { _ in Int(rng.next() % UInt64(placeCount)) }).sorted()
+    let lists: [[Int]] = (0..<200).map { i in
+      // Every fourth list is dense, so that both encodings are written.
+      let n = i % 4 == 0 ? Int(rng.next() % 3000) : Int(rng.next() % 50)
+      return Set((0..<n).map { _ in Int(rng.next() % UInt64(placeCount)) }).sorted()
     }
     let bytes = MappedBytes(copying: PostingsWriter.serialize(lists))
     let p = try Postings(bytes.buffer, fileOffset: 0, placeCount: placeCount)
+    try p.verify()
     for (t, list) in lists.enumerated() {
       var c = try p.list(t)
       var got: [Int] = []

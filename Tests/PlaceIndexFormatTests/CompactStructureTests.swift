@@ -1,0 +1,156 @@
+import Foundation
+import TestSupport
+import Testing
+
+@testable import PlaceIndexFormat
+
+/// The compact building blocks of the format: item tables, postings encodings, the place-ID
+/// permutation and dictionary-coded tables.
+@Suite struct CompactStructureTests {
+  /// Golden bytes: the documented POSTINGS layout (ItemTable.swift, Postings.swift) for two
+  /// hand-made lists, one written as gaps and one as a bitmap.
+  @Test func postingsBytesMatchTheDocumentedLayout() throws {
+    let dense = Array(100..<140)
+    let bytes = PostingsWriter.serialize([[3, 300], dense])
+    var expected: [UInt8] = [2, 0, 0, 0]  // u32 count
+    expected += [0, 0, 0, 0]  // block 0 starts at item-area offset 0
+    // List 0: length 4; n = 2 and encoding 0 (gaps) as 2 << 1, 3, gap 297 = A9 02.
+    expected += [4, 4, 3, 0xA9, 0x02]
+    // List 1: length 7; n = 40 and encoding 1 (bitmap) as 81, first place 100, 5 bytes of ones.
+    expected += [7, 81, 100, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF]
+    #expect(bytes == expected)
+  }
+
+  /// Seeded property test: items of random lengths come back as written across block edges.
+  @Test(arguments: [5, 16, 17, 33, 250])
+  func itemTablesRoundTrip(count: Int) throws {
+    var rng = SplitMix64(seed: UInt64(count))
+    let items: [[UInt8]] = (0..<count).map { _ in
+      (0..<Int(rng.next() % 300)).map { _ in UInt8(truncatingIfNeeded: rng.next()) }
+    }
+    var w = ItemTableWriter()
+    for item in items { w.append(item) }
+    let bytes = MappedBytes(copying: w.bytes)
+    let table = try ItemTable(ByteReader(bytes.buffer, section: "TEST"))
+    #expect(table.count == count)
+    for (i, item) in items.enumerated() { #expect(Array(try table.item(i).buffer) == item) }
+    var seen = 0
+    try table.forEach { i, r in
+      #expect(Array(r.buffer) == items[i])
+      seen += 1
+    }
+    #expect(seen == count)
+    #expect(throws: IndexFormatError.self) { try table.item(count) }
+  }
+
+  @Test func aBlockOffsetThatMissesItsItemFailsVerification() throws {
+    var w = ItemTableWriter()
+    for i in 0..<20 { w.append([UInt8(i), 1, 2]) }
+    var bytes = w.bytes
+    bytes[8] += 1  // block 1's offset, one byte too far
+    let mapped = MappedBytes(copying: bytes)
+    let table = try ItemTable(ByteReader(mapped.buffer, section: "TEST"))
+    #expect(throws: IndexFormatError.self) { try table.forEach { _, _ in } }
+  }
+
+  @Test func aBitmapWithMorePlacesThanItsCountFailsVerification() throws {
+    var bytes = PostingsWriter.serialize([Array(0..<64)])
+    #expect(bytes[9] == 64 << 1 | 1)  // 64 places, bitmap encoding
+    bytes[9] = 63 << 1 | 1  // the count says 63, the bitmap holds 64
+    let mapped = MappedBytes(copying: bytes)
+    let p = try Postings(mapped.buffer, fileOffset: 0, placeCount: 64)
+    #expect(throws: IndexFormatError.self) { try p.verify() }
+  }
+
+  @Test func aBitmapPastThePlaceCountIsAnError() throws {
+    let bytes = MappedBytes(copying: PostingsWriter.serialize([Array(0..<64)]))
+    let p = try Postings(bytes.buffer, fileOffset: 0, placeCount: 60)
+    #expect(throws: IndexFormatError.self) { try p.verify() }
+  }
+
+  /// Seeded property test: every place of a random set is found by its ID, and absent IDs are
+  /// not.
+  @Test(arguments: [1, 300, 1025])
+  func placeIDsRoundTrip(count: Int) throws {
+    var rng = SplitMix64(seed: UInt64(count) &* 31)
+    var keys = Set<Int64>()
+    while keys.count < count { keys.insert(Int64(rng.next() % 3_000_000_000)) }
+    var content = IndexContent()
+    for (i, id) in keys.sorted().shuffledDeterministically(&rng).enumerated() {
+      content.places.append(
+        PlaceRecord(
+          osmKind: UInt8(i % 3), osmID: id, latitudeE7: 0, longitudeE7: 0, importance: 0,
+          typeList: 0, primaryText: "p", secondaryParts: [], countryCode: "", names: [],
+          components: [], tokens: []))
+      content.placeTerms.append(["p"])
+      content.placeContextTerms.append([])
+    }
+    content.typeNames = ["route"]
+    content.typeLists = [[0]]
+    let file = try IndexFile(
+      bytes: MappedBytes(copying: IndexImageWriter.image(content).bytes), path: "ids")
+    let index = try OpenedSections(file)
+    try index.ids.verify()
+    for (i, p) in content.places.enumerated() {
+      #expect(try index.ids.placeIndex(kind: p.osmKind, id: p.osmID) == i)
+      #expect(try index.ids.placeIndex(kind: (p.osmKind + 1) % 3, id: p.osmID) == nil)
+    }
+  }
+
+  @Test func tablesSurviveDictionaryCoding() throws {
+    let tsv = "# comment\ntype\ttable\tgroup\ncafe\tA\tfood\n\nbar\tA\tfood\nx\t\t\n"
+    let bytes = MappedBytes(copying: TableText.encode(tsv))
+    let text = try TableText.decode(bytes.buffer, section: "TEST", fileOffset: 0)
+    #expect(text == "type\ttable\tgroup\ncafe\tA\tfood\nbar\tA\tfood\nx\t\t\n")
+    let truncated = MappedBytes(copying: Array(TableText.encode(tsv).dropLast()))
+    #expect(throws: IndexFormatError.self) {
+      try TableText.decode(truncated.buffer, section: "TEST", fileOffset: 0)
+    }
+  }
+
+  @Test func textsSplitOnlyIntoPartsTheRecordHolds() {
+    let s = TextSplitter(parts: ["Im Sand", "49", "9495", "Triesen"])
+    #expect(s.split("Im Sand 49") == ("Im Sand", "49"))
+    #expect(s.split("9495 Triesen") == ("9495", "Triesen"))
+    #expect(s.split("Im Sand") == ("Im Sand", nil))
+    #expect(s.split("Triesen 49 x") == ("Triesen 49 x", nil))
+    #expect(TextSplitter(parts: []).split("a b") == ("a b", nil))
+  }
+}
+
+/// The PLACES, CONTEXTS, STRINGS and PLACE IDS views of an opened file.
+struct OpenedSections {
+  let places: PlaceTable
+  let ids: PlaceIDTable
+
+  init(_ f: IndexFile) throws {
+    func bytes(_ kind: SectionKind) throws -> (UnsafeRawBufferPointer, Int) {
+      let (s, b) = try f.requiredBytes(kind)
+      return (b, s.offset)
+    }
+    let (sb, so) = try bytes(.strings)
+    let strings = try StringTable(sb, fileOffset: so)
+    let (tb, to) = try bytes(.tokens)
+    let tokens = try TokenDictionary(tb, fileOffset: to)
+    let (cb, co) = try bytes(.contexts)
+    let contexts = try ContextTable(
+      cb, fileOffset: co, stringCount: strings.count, tokenCount: tokens.count)
+    let (pb, po) = try bytes(.places)
+    places = try PlaceTable(
+      pb, fileOffset: po, contexts: contexts, stringCount: strings.count,
+      tokenCount: tokens.count, typeListCount: 1)
+    let (ib, io) = try bytes(.placeIDs)
+    ids = try PlaceIDTable(ib, fileOffset: io, places: places)
+  }
+}
+
+extension Array {
+  /// A Fisher–Yates shuffle driven by a seeded generator.
+  fileprivate func shuffledDeterministically(_ rng: inout SplitMix64) -> [Element] {
+    var a = self
+    for i in stride(from: a.count - 1, to: 0, by: -1) {
+      a.swapAt(i, Int(rng.next() % UInt64(i + 1)))
+    }
+    return a
+  }
+}
