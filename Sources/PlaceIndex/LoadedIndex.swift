@@ -11,6 +11,7 @@ public final class LoadedIndex: Sendable {
   let postings: Postings
   let places: PlaceTable
   let ids: PlaceIDTable
+  let geo: GeoTable
   let types: TypeTable
   private let vocabularyCell: ParsedOnce<PlaceTypeVocabulary>
   private let abbreviationsCell: ParsedOnce<Abbreviations>
@@ -62,6 +63,8 @@ public final class LoadedIndex: Sendable {
       }
       let (ib, io) = try section(.placeIDs)
       ids = try PlaceIDTable(ib, fileOffset: io, places: places)
+      let (gb, go) = try section(.geo)
+      geo = try GeoTable(gb, fileOffset: go, places: places)
       let (vs, _) = try file.requiredBytes(.vocabulary)
       let (`as`, _) = try file.requiredBytes(.abbreviations)
       // Decoded on first use, from the bytes of `file`, which the cells' owner keeps.
@@ -135,6 +138,7 @@ public final class LoadedIndex: Sendable {
       try places.contexts.verify()
       try places.verify()
       try ids.verify()
+      try geo.verify()
       _ = try vocabulary
       _ = try abbreviations
     } catch let e as PlacesError {

@@ -1,18 +1,23 @@
 // CONTEXTS section layout: an item table (ItemTable.swift) whose items are address contexts,
 // the part of a record that places on the same street or in the same town share. Each item
 // (all varints; "sid" = string id in STRINGS, "text ref" as in TextRef.swift):
+//   parent id + 1                   0 = none; else a context (with no parent itself) whose
+//                                   context tokens, secondary parts and components follow
+//                                   this one's, and whose country applies when this one's is 0
 //   zigzag latitude, zigzag longitude   reference point in 1e-7 degrees; records store their
 //                                       position as the difference from it
 //   n, then n name token ids        sorted; first absolute, then gaps: name tokens that every
 //                                   place of the context has (a street's words for the
 //                                   addresses on it); records store only the others
 //   n, then n context token ids     the same, for terms of the address, admin areas, category
-//   sid+1 of the ISO country code   (0 = unknown)
+//   sid+1 of the ISO country code   (0 = unknown, or the parent's)
 //   n, then n text refs             secondary text parts, most specific first
 //   n, then n address components: (kind << 1) | s, sid of the long text, and when s = 1 the
 //                                   sid of the short text (s = 0: the same as the long text)
-// The writer stores each distinct context once, the most used first (small ids); the
-// reference point is the position of the context's first place by rank.
+// The writer gives each place a context for its street part under a parent for its area part
+// (country, admin components, the secondary parts after the street's): the places of a town
+// share one parent. Contexts that records point to come first, the most used first (small
+// ids); parents follow. The reference point is the position of the context's first place.
 
 /// Reads the shared address contexts of places.
 public struct ContextTable: @unchecked Sendable {
@@ -31,38 +36,81 @@ public struct ContextTable: @unchecked Sendable {
     self.tokenCount = tokenCount
   }
 
-  /// Reads context `id`'s shared name tokens, context tokens and country code into `m`;
-  /// returns its reference point.
-  func match(_ id: Int, into m: inout PlaceMatch) throws -> (latitude: Int64, longitude: Int64) {
+  /// Reads context `id` up to its country: returns its parent, reference point and country
+  /// (sid+1), with its name and context tokens in `names` and `tokens`, and the reader
+  /// positioned at the secondary parts.
+  @inline(__always)
+  private func head(_ id: Int, names: inout [Int], tokens: inout [Int]) throws -> (
+    ByteReader, parent: Int?, latitude: Int64, longitude: Int64, country: Int
+  ) {
     var r = try items.item(id)
+    let at = r.offset
+    let parent = try r.varint(below: count + 1)
+    guard parent != id + 1 else { throw r.fault("context \(id) is its own parent", at: at) }
     let point = (try r.zigzag(), try r.zigzag())
-    try r.sortedIDs(below: tokenCount, into: &m.tokens)
-    try r.sortedIDs(below: tokenCount, into: &m.contextTokens)
-    let cc = try r.varint(below: stringCount + 1)
-    m.countryCode = cc == 0 ? nil : cc - 1
-    return point
+    try r.sortedIDs(below: tokenCount, into: &names)
+    try r.sortedIDs(below: tokenCount, into: &tokens)
+    let country = try r.varint(below: stringCount + 1)
+    return (r, parent == 0 ? nil : parent - 1, point.0, point.1, country)
   }
 
-  /// Reads context `id`'s secondary parts and address components.
+  /// The parent `parent`'s reader at its secondary parts and its country, with its context
+  /// tokens in `tokens`; it must have no parent itself.
+  private func parentHead(_ parent: Int, tokens: inout [Int]) throws -> (ByteReader, Int) {
+    var names: [Int] = []
+    let (r, grandparent, _, _, country) = try head(parent, names: &names, tokens: &tokens)
+    guard grandparent == nil else { throw r.fault("parent context \(parent) has a parent", at: 0) }
+    return (r, country)
+  }
+
+  /// Reads context `id`'s shared name tokens, context tokens (with its parent's) and country
+  /// into `m`; returns its reference point.
+  func match(_ id: Int, into m: inout PlaceMatch) throws -> (latitude: Int64, longitude: Int64) {
+    var (_, parent, latitude, longitude, country) = try head(
+      id, names: &m.tokens, tokens: &m.contextTokens)
+    if let parent {
+      let (_, parentCountry) = try parentHead(parent, tokens: &m.scratch)
+      if country == 0 { country = parentCountry }
+      if m.contextTokens.isEmpty {
+        swap(&m.contextTokens, &m.scratch)
+      } else if !m.scratch.isEmpty {
+        m.contextTokens.append(contentsOf: m.scratch)
+        m.contextTokens.sort()
+      }
+    }
+    m.countryCode = country == 0 ? nil : country - 1
+    return (latitude, longitude)
+  }
+
+  /// Reads context `id`'s secondary parts and address components, its parent's after its own.
   func details(_ id: Int) throws -> (
     secondary: [TextRef], components: [(kind: AddressComponentKind, long: Int, short: Int?)]
   ) {
-    var r = try items.item(id)
-    _ = (try r.zigzag(), try r.zigzag())
+    var names: [Int] = []
     var tokens: [Int] = []
-    try r.sortedIDs(below: tokenCount, into: &tokens)
-    try r.sortedIDs(below: tokenCount, into: &tokens)
-    _ = try r.varint(below: stringCount + 1)
-    let nSecondary = try r.varint(below: 64)
+    var (r, parent, _, _, _) = try head(id, names: &names, tokens: &tokens)
     var secondary: [TextRef] = []
-    secondary.reserveCapacity(nSecondary)
-    for _ in 0..<nSecondary { secondary.append(try r.textRef(stringCount: stringCount)) }
-    let nComponents = try r.varint(below: 64)
     var components: [(kind: AddressComponentKind, long: Int, short: Int?)] = []
-    components.reserveCapacity(nComponents)
-    for _ in 0..<nComponents { components.append(try r.component(stringCount: stringCount)) }
-    guard r.remaining == 0 else { throw r.fault("\(r.remaining) bytes after the context") }
+    try readDetails(&r, into: &secondary, &components)
+    if let parent {
+      var (p, _) = try parentHead(parent, tokens: &tokens)
+      try readDetails(&p, into: &secondary, &components)
+    }
     return (secondary, components)
+  }
+
+  /// Reads n text refs and n components to the end of the item.
+  private func readDetails(
+    _ r: inout ByteReader, into secondary: inout [TextRef],
+    _ components: inout [(kind: AddressComponentKind, long: Int, short: Int?)]
+  ) throws {
+    for _ in 0..<(try r.varint(below: 64)) {
+      secondary.append(try r.textRef(stringCount: stringCount))
+    }
+    for _ in 0..<(try r.varint(below: 64)) {
+      components.append(try r.component(stringCount: stringCount))
+    }
+    guard r.remaining == 0 else { throw r.fault("\(r.remaining) bytes after the context") }
   }
 
   /// Decodes every context.

@@ -80,6 +80,7 @@ public enum IndexImageWriter {
     file.add(.abbreviations, TableText.encode(content.abbreviationsTSV))
     file.add(.placeIDs, PlaceIDTableWriter.serialize(places))
     file.add(.contexts, contexts)
+    file.add(.geo, GeoTableWriter.serialize(places))
     return (file.image(), tokens.count)
   }
 }

@@ -60,6 +60,8 @@ public enum SectionKind: UInt32, Sendable, CaseIterable {
   /// Address contexts shared between places: country, context tokens, secondary text,
   /// address components.
   case contexts = 10
+  /// Places in Hilbert-curve order, for bias and restriction regions.
+  case geo = 11
 
   /// The section's name in messages.
   public var name: String {
@@ -74,6 +76,7 @@ public enum SectionKind: UInt32, Sendable, CaseIterable {
     case .abbreviations: "ABBREVIATIONS"
     case .placeIDs: "PLACE IDS"
     case .contexts: "CONTEXTS"
+    case .geo: "GEO"
     }
   }
 

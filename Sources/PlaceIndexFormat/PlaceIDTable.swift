@@ -35,17 +35,7 @@ public struct PlaceIDTable: @unchecked Sendable {
 
   /// The place index of entry `i`.
   func entry(_ i: Int) throws -> Int {
-    let bit = i * bits
-    var r = reader
-    r.offset = 5 + bit / 8
-    var value: UInt64 = 0
-    let shift = bit % 8
-    for k in 0..<((shift + bits + 7) / 8) { value |= UInt64(try r.u8()) << (8 * k) }
-    let index = Int((value >> shift) & ((1 << bits) - 1))
-    guard index < count else {
-      throw reader.fault("place index \(index) out of range", at: 5 + bit / 8)
-    }
-    return index
+    try BitPacking.value(reader, start: 5, index: i, bits: bits, limit: count)
   }
 
   /// The place index of element `kind`/`id`, or nil.
@@ -90,18 +80,11 @@ public enum PlaceIDTableWriter {
       (UInt64(places[$0].osmID) << 2) | UInt64(places[$0].osmKind)
         < (UInt64(places[$1].osmID) << 2) | UInt64(places[$1].osmKind)
     }
-    let bits = max(1, Int.bitWidth - max(0, places.count - 1).leadingZeroBitCount)
+    let bits = BitPacking.width(for: places.count)
     var w = ByteWriter()
     w.u32(UInt32(places.count))
     w.u8(UInt8(bits))
-    var packed = [UInt8](repeating: 0, count: (places.count * bits + 7) / 8)
-    for (i, index) in order.enumerated() {
-      let bit = i * bits
-      for k in 0..<bits where (index >> k) & 1 == 1 {
-        packed[(bit + k) / 8] |= 1 << ((bit + k) % 8)
-      }
-    }
-    w.append(packed)
+    w.append(BitPacking.pack(order, bits: bits))
     return w.bytes
   }
 }

@@ -168,72 +168,28 @@ public enum PlaceTableWriter {
   public static func serialize(_ places: [PlaceRecord], strings: StringTableBuilder) -> (
     places: [UInt8], contexts: [UInt8]
   ) {
-    // Places that share a context (country, context tokens, secondary text, components) are
-    // grouped; the group's first place (by rank) gives the reference point, and the name
-    // tokens every place of the group has move into the context.
     func ref(_ text: String, _ splitter: TextSplitter) -> TextRef {
       let (head, tail) = splitter.split(text)
       return TextRef(strings.id(head), tail.map(strings.id))
     }
-    var groupOf: [[UInt8]: Int] = [:]
-    var groups: [(base: [UInt8], first: Int, shared: Set<Int>)] = []
-    var placeGroup: [Int] = []
-    for (i, p) in places.enumerated() {
-      let (_, components) = hoistedNumber(p)
-      let splitter = TextSplitter(parts: Set(p.components.map(\.longText)))
-      var c = ByteWriter()
-      c.sortedIDs(p.contextTokens)
-      c.varint(p.countryCode.isEmpty ? 0 : strings.id(p.countryCode) + 1)
-      c.varint(p.secondaryParts.count)
-      for s in p.secondaryParts { c.textRef(ref(s, splitter)) }
-      c.varint(components.count)
-      for x in components {
-        let hasShort = x.shortText != x.longText
-        c.varint(Int(x.kind.rawValue) << 1 | (hasShort ? 1 : 0))
-        c.varint(strings.id(x.longText))
-        if hasShort { c.varint(strings.id(x.shortText)) }
-      }
-      if let g = groupOf[c.bytes] {
-        groups[g].shared.formIntersection(p.tokens)
-        placeGroup.append(g)
-      } else {
-        groupOf[c.bytes] = groups.count
-        placeGroup.append(groups.count)
-        groups.append((c.bytes, i, Set(p.tokens)))
-      }
-    }
-    // The most used contexts get the smallest ids (1-byte varints in the records).
-    var uses = [Int](repeating: 0, count: groups.count)
-    for g in placeGroup { uses[g] += 1 }
-    let order = groups.indices.sorted { uses[$0] != uses[$1] ? uses[$0] > uses[$1] : $0 < $1 }
-    var newID = [Int](repeating: 0, count: groups.count)
-    for (id, g) in order.enumerated() { newID[g] = id }
-    var contexts = ItemTableWriter()
-    for g in order.map({ groups[$0] }) {
-      let first = places[g.first]
-      var c = ByteWriter()
-      c.zigzag(Int64(first.latitudeE7))
-      c.zigzag(Int64(first.longitudeE7))
-      c.sortedIDs(Array(g.shared))
-      c.append(g.base)
-      contexts.append(c.bytes)
-    }
+    let contexts = ContextTableWriter(places, strings: strings)
     var records = ItemTableWriter()
     for (i, p) in places.enumerated() {
-      let g = groups[placeGroup[i]]
-      let first = places[g.first]
+      let context = contexts.placeContext[i]
+      let (refLat, refLon) = contexts.reference[context]
+      let shared = contexts.sharedNameTokens[context]
       let (number, _) = hoistedNumber(p)
       let splitter = TextSplitter(parts: Set(p.components.map(\.longText)))
       var w = ByteWriter()
       w.varint((UInt64(p.osmID) << 2) | UInt64(p.osmKind))
-      w.varint(newID[placeGroup[i]])
-      w.zigzag(Int64(p.latitudeE7) - Int64(first.latitudeE7))
-      w.zigzag(Int64(p.longitudeE7) - Int64(first.longitudeE7))
+      w.varint(context)
+      w.zigzag(Int64(p.latitudeE7) - Int64(refLat))
+      w.zigzag(Int64(p.longitudeE7) - Int64(refLon))
       w.varint(Int(p.importance))
       w.varint(p.typeList)
       w.varint(p.nameWordCount << 2 | (number == nil ? 0 : 2) | (p.names.isEmpty ? 0 : 1))
       if let number { w.varint(strings.id(number)) }
-      w.sortedIDs(p.tokens.filter { !g.shared.contains($0) })
+      w.sortedIDs(p.tokens.filter { !shared.contains($0) })
       w.textRef(ref(p.primaryText, splitter))
       if !p.names.isEmpty { w.varint(p.names.count) }
       for n in p.names {

@@ -1,0 +1,39 @@
+/// Fixed-width unsigned integers packed low bits first, as PLACE IDS and GEO store place
+/// indexes.
+enum BitPacking {
+  /// The bytes holding `values`, each in `bits` bits.
+  static func pack(_ values: [Int], bits: Int) -> [UInt8] {
+    var packed = [UInt8](repeating: 0, count: (values.count * bits + 7) / 8)
+    for (i, value) in values.enumerated() {
+      let bit = i * bits
+      for k in 0..<bits where (value >> k) & 1 == 1 {
+        packed[(bit + k) / 8] |= 1 << ((bit + k) % 8)
+      }
+    }
+    return packed
+  }
+
+  /// The width that holds every place index below `count`: at least 1 bit.
+  static func width(for count: Int) -> Int {
+    max(1, Int.bitWidth - max(0, count - 1).leadingZeroBitCount)
+  }
+
+  /// Value `i` of the packed array that starts at offset `start` of `reader`'s buffer; it must
+  /// be below `limit`.
+  @inline(__always)
+  static func value(_ reader: ByteReader, start: Int, index i: Int, bits: Int, limit: Int)
+    throws -> Int
+  {
+    let bit = i * bits
+    var r = reader
+    r.offset = start + bit / 8
+    var value: UInt64 = 0
+    let shift = bit % 8
+    for k in 0..<((shift + bits + 7) / 8) { value |= UInt64(try r.u8()) << (8 * k) }
+    let v = Int((value >> shift) & ((1 << bits) - 1))
+    guard v < limit else {
+      throw reader.fault("place index \(v) out of range", at: start + bit / 8)
+    }
+    return v
+  }
+}

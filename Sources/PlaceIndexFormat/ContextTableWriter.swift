@@ -1,0 +1,144 @@
+/// Groups places into the shared contexts of the CONTEXTS section and writes it.
+///
+/// A place's context splits into an area part (country, the secondary parts after the last one
+/// that names its street, and the admin components) and a street part (the rest). Places with
+/// the same area part share a parent context holding it and the context tokens all of them
+/// have; places with the same street part and parent share a context holding the rest, the
+/// name tokens all of them have and a reference point (the position of the first by rank).
+struct ContextTableWriter {
+  /// The context id of each place.
+  private(set) var placeContext: [Int] = []
+  /// Reference point of each context id.
+  private(set) var reference: [(latitude: Int32, longitude: Int32)] = []
+  /// Name tokens every place of a context has, by context id.
+  private(set) var sharedNameTokens: [Set<Int>] = []
+  /// The section bytes.
+  private(set) var bytes: [UInt8] = []
+
+  /// The component kinds that belong to a street, not to an area.
+  static let streetKinds: Set<AddressComponentKind> = [.streetNumber, .route, .subpremise]
+
+  /// Groups `places` (in rank order); their strings and tokens are registered in `strings`.
+  init(_ places: [PlaceRecord], strings: StringTableBuilder) {
+    // Pass 1: each place's area key and street part.
+    var parentOf: [[UInt8]: Int] = [:]
+    var parentBase: [[UInt8]] = []
+    var parentTokens: [Set<Int>] = []
+    var split: [(parent: Int?, street: [UInt8])] = []
+    for p in places {
+      let (_, components) = PlaceTableWriter.hoistedNumber(p)
+      let splitter = TextSplitter(parts: Set(p.components.map(\.longText)))
+      let refs = p.secondaryParts.map { text -> TextRef in
+        let (head, tail) = splitter.split(text)
+        return TextRef(strings.id(head), tail.map(strings.id))
+      }
+      let streetIDs = Set(
+        components.filter { Self.streetKinds.contains($0.kind) }.map { strings.id($0.longText) })
+      // Street components must come first and the secondary parts that name the street
+      // before the others, so that child + parent gives the original order back.
+      let streetComponents = components.prefix { Self.streetKinds.contains($0.kind) }
+      let areaComponents = components.dropFirst(streetComponents.count)
+      let lastStreetPart = refs.lastIndex {
+        streetIDs.contains($0.first) || $0.second.map(streetIDs.contains) == true
+      }
+      let streetParts = refs.prefix(lastStreetPart.map { $0 + 1 } ?? 0)
+      let areaParts = refs.dropFirst(streetParts.count)
+      let cc = p.countryCode.isEmpty ? 0 : strings.id(p.countryCode) + 1
+      let splittable = !areaComponents.contains { Self.streetKinds.contains($0.kind) }
+      var parent: Int? = nil
+      if splittable, cc != 0 || !areaParts.isEmpty || !areaComponents.isEmpty {
+        var a = ByteWriter()
+        a.varint(cc)
+        Self.append(parts: areaParts, components: areaComponents, to: &a, strings: strings)
+        if let id = parentOf[a.bytes] {
+          parent = id
+          parentTokens[id].formIntersection(p.contextTokens)
+        } else {
+          parent = parentBase.count
+          parentOf[a.bytes] = parentBase.count
+          parentBase.append(a.bytes)
+          parentTokens.append(Set(p.contextTokens))
+        }
+      }
+      var s = ByteWriter()
+      if parent == nil {
+        s.varint(cc)
+        Self.append(parts: refs[...], components: components, to: &s, strings: strings)
+      } else {
+        s.varint(0)
+        Self.append(parts: streetParts, components: streetComponents, to: &s, strings: strings)
+      }
+      split.append((parent, s.bytes))
+    }
+    // Pass 2: group by parent, own context tokens and street part.
+    var childOf: [[UInt8]: Int] = [:]
+    var children: [(key: [UInt8], parent: Int?, tokens: [Int], first: Int, shared: Set<Int>)] =
+      []
+    var placeChild: [Int] = []
+    for (i, p) in places.enumerated() {
+      let parent = split[i].parent
+      let own = p.contextTokens.filter { parent == nil || !parentTokens[parent!].contains($0) }
+      var k = ByteWriter()
+      k.varint(parent.map { $0 + 1 } ?? 0)
+      k.sortedIDs(own)
+      k.append(split[i].street)
+      if let c = childOf[k.bytes] {
+        children[c].shared.formIntersection(p.tokens)
+        placeChild.append(c)
+      } else {
+        childOf[k.bytes] = children.count
+        placeChild.append(children.count)
+        children.append((k.bytes, parent, own, i, Set(p.tokens)))
+      }
+    }
+    // The most used contexts get the smallest ids (1-byte varints in the records); parents
+    // follow the contexts that records point to.
+    var uses = [Int](repeating: 0, count: children.count)
+    for c in placeChild { uses[c] += 1 }
+    let order = children.indices.sorted { uses[$0] != uses[$1] ? uses[$0] > uses[$1] : $0 < $1 }
+    var newID = [Int](repeating: 0, count: children.count)
+    for (id, c) in order.enumerated() { newID[c] = id }
+    var table = ItemTableWriter()
+    for c in order.map({ children[$0] }) {
+      let first = places[c.first]
+      var w = ByteWriter()
+      w.varint(c.parent.map { children.count + $0 + 1 } ?? 0)
+      w.zigzag(Int64(first.latitudeE7))
+      w.zigzag(Int64(first.longitudeE7))
+      w.sortedIDs(Array(c.shared))
+      w.sortedIDs(c.tokens)
+      w.append(split[c.first].street)
+      table.append(w.bytes)
+      reference.append((first.latitudeE7, first.longitudeE7))
+      sharedNameTokens.append(c.shared)
+    }
+    for (i, base) in parentBase.enumerated() {
+      var w = ByteWriter()
+      w.varint(0)
+      w.zigzag(0)
+      w.zigzag(0)
+      w.sortedIDs([])
+      w.sortedIDs(Array(parentTokens[i]))
+      w.append(base)
+      table.append(w.bytes)
+    }
+    placeContext = placeChild.map { newID[$0] }
+    bytes = table.bytes
+  }
+
+  /// Appends n and the text refs, then n and the components.
+  private static func append(
+    parts: ArraySlice<TextRef>, components: ArraySlice<AddressComponent>, to w: inout ByteWriter,
+    strings: StringTableBuilder
+  ) {
+    w.varint(parts.count)
+    for r in parts { w.textRef(r) }
+    w.varint(components.count)
+    for x in components {
+      let hasShort = x.shortText != x.longText
+      w.varint(Int(x.kind.rawValue) << 1 | (hasShort ? 1 : 0))
+      w.varint(strings.id(x.longText))
+      if hasShort { w.varint(strings.id(x.shortText)) }
+    }
+  }
+}

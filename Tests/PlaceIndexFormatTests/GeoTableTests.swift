@@ -1,0 +1,115 @@
+import Foundation
+import TestSupport
+import Testing
+
+@testable import PlaceIndexFormat
+
+/// The Hilbert curve and the GEO section's region lookup.
+@Suite struct GeoTableTests {
+  /// The property the lookup relies on: every aligned square of 2^k cells is one run of 4^k
+  /// curve positions.
+  @Test(arguments: [1, 2, 3, 5])
+  func alignedSquaresAreContiguousRuns(k: Int) {
+    var rng = SplitMix64(seed: UInt64(k))
+    let s = Int64(1) << k
+    for _ in 0..<50 {
+      let x0 = Int64(rng.next() % UInt64(HilbertCurve.side / s)) * s
+      let y0 = Int64(rng.next() % UInt64(HilbertCurve.side / s)) * s
+      var keys: [UInt32] = []
+      for x in x0..<(x0 + s) {
+        for y in y0..<(y0 + s) { keys.append(HilbertCurve.key(x: x, y: y)) }
+      }
+      keys.sort()
+      #expect(Set(keys).count == keys.count)
+      #expect(keys.last! - keys.first! == UInt32(s * s - 1))
+      #expect(keys.first! % UInt32(s * s) == 0)
+    }
+  }
+
+  @Test func neighbouringPositionsAreNeighbouringCells() {
+    // Walk the first 4096 positions of the curve: each step moves to an adjacent cell.
+    var cell: [UInt32: (Int64, Int64)] = [:]
+    for x in Int64(0)..<64 {
+      for y in Int64(0)..<64 { cell[HilbertCurve.key(x: x, y: y)] = (x, y) }
+    }
+    for d in UInt32(0)..<4095 {
+      let (a, b) = (cell[d]!, cell[d + 1]!)
+      #expect(abs(a.0 - b.0) + abs(a.1 - b.1) == 1, "step \(d)")
+    }
+  }
+
+  /// Seeded property test: the candidates of a box include every place inside it.
+  @Test(arguments: [11, 12])
+  func candidatesCoverEveryPlaceInTheBox(seed: UInt64) throws {
+    var rng = SplitMix64(seed: seed)
+    func random(_ range: ClosedRange<Int64>) -> Int64 {
+      range.lowerBound + Int64(rng.next() % UInt64(range.upperBound - range.lowerBound + 1))
+    }
+    var content = IndexContent()
+    for i in 0..<3000 {
+      // Two clusters (one on the antimeridian) and a scatter over the globe.
+      let (lat, lon): (Int64, Int64)
+      switch i % 3 {
+      case 0: (lat, lon) = (random(471_000_000...472_000_000), random(95_000_000...96_000_000))
+      case 1:
+        (lat, lon) = (
+          random((-170_000_000)...(-160_000_000)), random(1_795_000_000...1_800_000_000)
+        )
+      default:
+        (lat, lon) = (random(-900_000_000...900_000_000), random(-1_800_000_000...1_800_000_000))
+      }
+      content.places.append(
+        PlaceRecord(
+          osmKind: 0, osmID: Int64(i), latitudeE7: Int32(lat), longitudeE7: Int32(lon),
+          importance: 0, typeList: 0, primaryText: "p", secondaryParts: [], countryCode: "",
+          names: [], components: [], tokens: []))
+      content.placeTerms.append(["p"])
+      content.placeContextTerms.append([])
+    }
+    content.typeNames = ["route"]
+    content.typeLists = [[0]]
+    let file = try IndexFile(
+      bytes: MappedBytes(copying: IndexImageWriter.image(content).bytes), path: "geo")
+    let sections = try OpenedSections(file)
+    let (gs, gb) = try file.requiredBytes(.geo)
+    let geo = try GeoTable(gb, fileOffset: gs.offset, places: sections.places)
+    try geo.verify()
+    var boxes: [(Int64, Int64, Int64, Int64)] = [
+      (471_400_000, 471_500_000, 95_200_000, 95_300_000),
+      (-170_000_000, -160_000_000, 1_799_000_000, -1_799_000_000),  // across the antimeridian
+    ]
+    for _ in 0..<40 {
+      let south = random(-900_000_000...890_000_000)
+      let west = random(-1_800_000_000...1_790_000_000)
+      boxes.append(
+        (south, south + random(1000...50_000_000), west, west + random(1000...90_000_000)))
+    }
+    var nonEmpty = 0
+    for (south, north, west, east) in boxes {
+      let inside = content.places.indices.filter {
+        let p = content.places[$0]
+        let lat = Int64(p.latitudeE7)
+        let lon = Int64(p.longitudeE7)
+        let inLon = west <= east ? (lon >= west && lon <= east) : (lon >= west || lon <= east)
+        return lat >= south && lat <= north && inLon
+      }
+      guard
+        let got = try geo.candidates(
+          southE7: south, northE7: north, westE7: west, eastE7: min(east, 1_800_000_000),
+          limit: 10_000)
+      else {
+        Issue.record("no candidates for a 10,000 limit")
+        continue
+      }
+      #expect(got == got.sorted() && Set(got).count == got.count)
+      #expect(Set(inside).isSubset(of: got), "box \(south) \(north) \(west) \(east)")
+      if !inside.isEmpty { nonEmpty += 1 }
+    }
+    #expect(nonEmpty >= 3)
+    // A box around the first cluster holds about 1000 places: a limit of 100 gives nil.
+    #expect(
+      try geo.candidates(
+        southE7: 471_000_000, northE7: 472_000_000, westE7: 95_000_000, eastE7: 96_000_000,
+        limit: 100) == nil)
+  }
+}
