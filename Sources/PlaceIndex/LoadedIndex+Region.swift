@@ -4,7 +4,7 @@ import PlaceIndexFormat
 
 extension LoadedIndex {
   /// The places that may lie in `region`, by rank, from the GEO section; nil when there are
-  /// more than about `limit` (then scanning the text matches is cheaper). A superset: the
+  /// more than `limit` (then scanning the text matches is cheaper). A superset: the
   /// caller checks each position against the region.
   func placesNear(_ region: CoordinateRegion, limit: Int) throws -> [Int]? {
     let box = LoadedIndex.boundingBox(region)

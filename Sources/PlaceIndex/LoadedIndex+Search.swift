@@ -29,139 +29,191 @@ extension LoadedIndex {
     static let nearnessScale = 8_000.0
   }
 
+  /// A relaxed match (one query word left unmatched) sorts after every full match: its score
+  /// is lowered by this much.
+  static let relaxedPenalty = 100.0
+  /// The most postings the relaxed pass reads (over its two driving words).
+  static let relaxedBudget = 256
+
   /// The best places for `plan`, at most `limit`, after filters; sorted by score.
+  ///
+  /// Places whose name or context match every query word come first. When there are none,
+  /// places that match all words but one follow (a typo in a short word, a
+  /// wrong first letter, a word the place does not carry), ranked the same way below them.
+  ///
+  /// With a restriction region, the places the GEO section finds in it are the candidates
+  /// when they are fewer than the typed words' postings (`regionLookup: false` turns that off,
+  /// for tests that compare both paths).
   func search(
-    _ plan: QueryPlan, filter: AutocompleteFilter, typeFilter: TypeFilter, limit: Int
+    _ plan: QueryPlan, filter: AutocompleteFilter, typeFilter: TypeFilter, limit: Int,
+    regionLookup: Bool = true
   ) throws -> [ScoredPlace] {
     var resolved: [ResolvedToken] = []
+    resolved.reserveCapacity(plan.tokens.count)
+    var anyEmpty = false
     for t in plan.tokens {
-      let range = try tokens.prefixRange(t)
-      var cost = 0
-      for id in range {
-        cost += try postings.length(id)
-        if cost > 1_000_000 { break }
-      }
-      // Typo candidates only when the token as typed finds fewer places than a page of
-      // results: a correct prefix with many places needs no guessing, and guessing costs a
-      // scan of the dictionary's tokens with the same first letter.
-      var typos: [Int] = []
-      if cost < 2 * limit {
-        typos = try typoCandidates(t, excluding: range)
-        for id in typos { cost += try postings.length(id) }
-      }
-      let token = ResolvedToken(
-        range: range, exact: try tokens.exactID(t), typos: typos, cost: cost)
-      if token.isEmpty { return [] }
+      let token = try resolve(t, limit: limit)
+      if token.isEmpty { anyEmpty = true }
       resolved.append(token)
     }
-    guard let driverIndex = resolved.indices.min(by: { resolved[$0].cost < resolved[$1].cost })
-    else { return [] }
-    let driver = resolved[driverIndex]
-    let focus = filter.origin ?? filter.coordinateRegionBias?.center
-    let countries = Set(filter.countries.map { $0.uppercased() })
-    let maxText =
-      Double(resolved.count) * Weight.nameExact + Weight.wholeName
-    let maxGeo = focus == nil ? 0 : Weight.nearness
-    var best: [ScoredPlace] = []
-    var worst = -Double.infinity
+    guard !resolved.isEmpty else { return [] }
+    var context = SearchContext(filter: filter, typeFilter: typeFilter, limit: limit)
+    context.regionLookup = regionLookup
+    var best = TopPlaces(limit: limit)
+    if !anyEmpty {
+      let driver = resolved.indices.min { resolved[$0].cost < resolved[$1].cost }!
+      try collect(resolved, drivers: [driver], missing: 0, context: context, into: &best)
+    }
+    guard best.places.isEmpty, resolved.count >= 2 else { return best.places }
+    // Relaxed: every word but one. A place that misses one word carries one of any two, so
+    // the two cheapest words' places hold every candidate; when even those are many, the
+    // words are too short to tell a typo from a word still being typed, and it is skipped.
+    let order = resolved.indices.filter { !resolved[$0].isEmpty }
+      .sorted { resolved[$0].cost < resolved[$1].cost }
+    guard order.count >= resolved.count - 1,
+      order.prefix(2).reduce(0, { $0 + resolved[$1].cost }) <= Self.relaxedBudget
+    else { return best.places }
+    var relaxed = TopPlaces(limit: limit)
+    try collect(
+      resolved, drivers: Array(order.prefix(2)), missing: 1, context: context, into: &relaxed)
+    for var p in relaxed.places {
+      p.score -= Self.relaxedPenalty
+      best.places.append(p)
+    }
+    return best.places
+  }
 
-    var merger = try PostingsMerger(postings: postings, tokens: Array(driver.range) + driver.typos)
+  /// How one typed word maps onto the dictionary: its prefix range, its exact token, and its
+  /// typo candidates when the prefix alone finds too few places.
+  func resolve(_ t: String, limit: Int) throws -> ResolvedToken {
+    let range = try tokens.prefixRange(t)
+    var cost = 0
+    for id in range {
+      cost += try postings.length(id)
+      if cost > 1_000_000 { break }
+    }
+    // Typo candidates only when the token as typed finds fewer places than a page of
+    // results: a correct prefix with many places needs no guessing, and guessing costs a
+    // walk over the dictionary's tokens with the same first letter.
+    var typos: [Int] = []
+    if cost < 2 * limit {
+      typos = try typoCandidates(t, excluding: range)
+      for id in typos { cost += try postings.length(id) }
+    }
+    return ResolvedToken(
+      range: range, exact: try exactID(t, in: range), typos: typos, cost: cost)
+  }
+
+  /// The id of the token equal to `t`: the first of its prefix range, when it is `t` itself.
+  func exactID(_ t: String, in range: Range<Int>) throws -> Int? {
+    guard !range.isEmpty else { return nil }
+    let id = range.lowerBound
+    var equal = false
+    let key = Array(t.utf8)
+    try tokens.scanBlock(id / tokens.blockSize) { at, word in
+      guard at == id else { return at < id }
+      equal = word == key
+      return false
+    }
+    return equal ? id : nil
+  }
+
+  /// Scores the places of the drivers' postings (in rank order) that match all words but
+  /// exactly `missing`, keeping the best in `best`.
+  private func collect(
+    _ resolved: [ResolvedToken], drivers: [Int], missing: Int, context: SearchContext,
+    into best: inout TopPlaces
+  ) throws {
+    var candidates = try Candidates(
+      self, resolved: resolved, drivers: drivers, context: context)
+    // The best text score any place can reach: per word a name match, exact only when the
+    // word is a whole token, and the whole-name bonus.
+    var maxText = missing == 0 ? Weight.wholeName : 0
+    for q in resolved {
+      maxText += q.exact != nil ? Weight.nameExact : Weight.namePrefix
+    }
+    let maxGeo = context.focus == nil ? 0 : Weight.nearness
     var entry = PlaceMatch()
-    while let rank = try merger.next() {
+    while let rank = try candidates.next() {
       try places.match(rank, into: &entry)
       let importance = Weight.importance * Double(entry.importance) / 65535
       // Places come in rank order, so importance only falls from here: stop when even a
       // perfect text and geo match could not enter the results.
-      if best.count >= limit && maxText + maxGeo + importance < worst { break }
-      var text = 0.0
-      var allInName = true
-      var matched = true
-      for q in resolved {
-        var inName = contains(entry.tokens, q.range)
-        var inContext = !inName && contains(entry.contextTokens, q.range)
-        var share = 1.0
-        if !inName && !inContext && !q.typos.isEmpty {
-          inName = intersects(entry.tokens, q.typos)
-          inContext = !inName && intersects(entry.contextTokens, q.typos)
-          share = Weight.typoShare
-        }
-        guard inName || inContext else {
-          matched = false
-          break
-        }
-        let exact =
-          share == 1
-          && (q.exact.map { e in entry.tokens.contains(e) || entry.contextTokens.contains(e) }
-            ?? false)
-        if inName {
-          text += share * (exact ? Weight.nameExact : Weight.namePrefix)
-        } else {
-          allInName = false
-          text += share * (exact ? Weight.contextExact : Weight.contextPrefix)
-        }
-      }
-      guard matched else { continue }
-      // Every word of the name typed: "Restaurant Weinstube" is that place, not
-      // "Hotel Restaurant Weinstube".
-      if allInName && resolved.count >= entry.nameWordCount { text += Weight.wholeName }
-      guard
-        typeFilter.accepts(
-          primaryType: primaryTypeOfList[entry.typeList],
-          all: typeFilter.needsAllTypes ? types.types(ofList: entry.typeList) : [])
-      else { continue }
+      if best.isFull && maxText + maxGeo + importance < best.worst { break }
+      guard let text = textScore(entry, resolved, missing: missing) else { continue }
+      if best.isFull && text + importance + maxGeo <= best.worst { continue }
+      guard try context.accepts(entry, in: self) else { continue }
       let point = Coordinate(
         latitude: Double(entry.latitudeE7) / 1e7, longitude: Double(entry.longitudeE7) / 1e7)
-      if !countries.isEmpty {
-        guard let cc = entry.countryCode, countries.contains(try strings.string(cc)) else {
-          continue
-        }
-      }
-      if let restriction = filter.coordinateRegionRestriction, !restriction.contains(point) {
+      if let restriction = context.filter.coordinateRegionRestriction,
+        !restriction.contains(point)
+      {
         continue
       }
+      let distance = context.filter.origin.map { $0.distance(to: point) }
       var geo = 0.0
-      if let bias = filter.coordinateRegionBias, bias.contains(point) {
+      if let bias = context.filter.coordinateRegionBias, bias.contains(point) {
         geo = Weight.nearness
-      } else if let focus {
-        geo = Weight.nearness * exp(-focus.distance(to: point) / Weight.nearnessScale)
+      } else if let focus = context.focus {
+        let d = distance ?? focus.distance(to: point)
+        geo = Weight.nearness * exp(-d / Weight.nearnessScale)
       }
       let score = text + importance + geo
-      if best.count >= limit && score <= worst { continue }
-      let distance = filter.origin.map { $0.distance(to: point) }
-      best.append(
+      if best.isFull && score <= best.worst { continue }
+      best.insert(
         ScoredPlace(
           index: self, rank: rank, score: score, distance: distance,
           latitudeE7: entry.latitudeE7, longitudeE7: entry.longitudeE7))
-      best.sort { $0.score > $1.score || ($0.score == $1.score && $0.rank < $1.rank) }
-      if best.count > limit { best.removeLast() }
-      if best.count >= limit { worst = best[best.count - 1].score }
     }
-    return best
   }
 
-  /// Token ids within the allowed edits of `token` (first letter fixed), outside `range`.
-  func typoCandidates(_ token: String, excluding range: Range<Int>) throws -> [Int] {
-    let query = Array(token.utf8)
-    let scalarCount = token.unicodeScalars.count
-    let limit = TypoDistance.allowedEdits(length: scalarCount)
-    guard limit > 0, let first = token.unicodeScalars.first else { return [] }
-    var out: [Int] = []
-    let firstRange = try tokens.prefixRange(String(first))
-    guard !firstRange.isEmpty else { return [] }
-    var b = firstRange.lowerBound / tokens.blockSize
-    while b * tokens.blockSize < firstRange.upperBound && out.count < 256 {
-      try tokens.scanBlock(b) { id, word in
-        guard id < firstRange.upperBound else { return false }
-        if id >= firstRange.lowerBound, !range.contains(id),
-          TypoDistance.prefixDistance(query, word, limit: limit) != nil
-        {
-          out.append(id)
-        }
-        return out.count < 256
+  /// The text score of a place for the resolved words, or nil when it misses more than
+  /// `missing` of them (exactly `missing`: fewer were scored by a stricter pass).
+  @inline(__always)
+  private func textScore(_ entry: PlaceMatch, _ resolved: [ResolvedToken], missing: Int)
+    -> Double?
+  {
+    var text = 0.0
+    var allInName = true
+    var missed = 0
+    for q in resolved {
+      var inName = contains(entry.tokens, q.range)
+      var inContext = !inName && contains(entry.contextTokens, q.range)
+      var share = 1.0
+      if !inName && !inContext && !q.typos.isEmpty {
+        inName = intersects(entry.tokens, q.typos)
+        inContext = !inName && intersects(entry.contextTokens, q.typos)
+        share = Weight.typoShare
       }
-      b += 1
+      guard inName || inContext else {
+        missed += 1
+        if missed > missing { return nil }
+        allInName = false
+        continue
+      }
+      let exact =
+        share == 1
+        && (q.exact.map { e in
+          sortedContains(entry.tokens, e) || sortedContains(entry.contextTokens, e)
+        } ?? false)
+      if inName {
+        text += share * (exact ? Weight.nameExact : Weight.namePrefix)
+      } else {
+        allInName = false
+        text += share * (exact ? Weight.contextExact : Weight.contextPrefix)
+      }
     }
-    return out
+    guard missed == missing else { return nil }
+    // Every word of the name typed: "Restaurant Weinstube" is that place, not
+    // "Hotel Restaurant Weinstube".
+    if allInName && resolved.count >= entry.nameWordCount { text += Weight.wholeName }
+    return text
+  }
+
+  /// Whether a sorted id list holds `id`.
+  @inline(__always)
+  private func sortedContains(_ sorted: [Int], _ id: Int) -> Bool {
+    contains(sorted, id..<(id + 1))
   }
 
   /// Whether two sorted id lists share an id.
@@ -187,42 +239,164 @@ extension LoadedIndex {
   }
 }
 
+/// The places a search considers, in rank order: the places in the restriction region when
+/// the GEO section finds fewer of them than the drivers' postings hold, else those postings.
+struct Candidates {
+  private var merger: PostingsMerger?
+  private var inRegion: [Int] = []
+  private var position = 0
+
+  init(_ index: LoadedIndex, resolved: [ResolvedToken], drivers: [Int], context: SearchContext)
+    throws
+  {
+    let cost = drivers.reduce(0) { $0 + resolved[$1].cost }
+    if context.regionLookup, let region = context.filter.coordinateRegionRestriction,
+      let places = try index.placesNear(region, limit: cost / 2)
+    {
+      inRegion = places
+      return
+    }
+    var lists: [Int] = []
+    for d in drivers { lists += Array(resolved[d].range) + resolved[d].typos }
+    merger = try PostingsMerger(postings: index.postings, tokens: lists)
+  }
+
+  /// The next place rank, each rank once, ascending.
+  mutating func next() throws -> Int? {
+    if merger != nil { return try merger!.next() }
+    guard position < inRegion.count else { return nil }
+    defer { position += 1 }
+    return inRegion[position]
+  }
+}
+
 /// Merges the postings lists of a token range into one ascending stream of place ranks.
 struct PostingsMerger {
   private var cursors: [PostingsCursor] = []
-  private var heads: [(value: Int, cursor: Int)] = []
+  /// A binary min-heap of (head value, cursor) pairs.
+  private var heap: [(value: Int, cursor: Int)] = []
 
   init(postings: Postings, tokens: [Int]) throws {
+    cursors.reserveCapacity(tokens.count)
+    heap.reserveCapacity(tokens.count)
     for t in tokens {
       var c = try postings.list(t)
       if let v = try c.next() {
         cursors.append(c)
-        heads.append((v, cursors.count - 1))
+        heap.append((v, cursors.count - 1))
       }
     }
-    heads.sort { $0.value > $1.value }
+    var i = heap.count / 2
+    while i > 0 {
+      i -= 1
+      siftDown(i)
+    }
   }
 
   /// The next place rank, each rank once.
   mutating func next() throws -> Int? {
-    guard let top = heads.last else { return nil }
+    guard let top = heap.first else { return nil }
     let value = top.value
     // Advance every cursor whose head is this value.
-    while let h = heads.last, h.value == value {
-      heads.removeLast()
-      if let v = try cursors[h.cursor].next() { insert((v, h.cursor)) }
+    while let h = heap.first, h.value == value {
+      if let v = try cursors[h.cursor].next() {
+        heap[0].value = v
+      } else {
+        let last = heap.removeLast()
+        if heap.isEmpty { break }
+        heap[0] = last
+      }
+      siftDown(0)
     }
     return value
   }
 
-  /// Inserts keeping `heads` sorted descending (smallest at the end).
-  private mutating func insert(_ h: (value: Int, cursor: Int)) {
-    var lo = 0
-    var hi = heads.count
-    while lo < hi {
-      let mid = (lo + hi) >> 1
-      if heads[mid].value > h.value { lo = mid + 1 } else { hi = mid }
+  /// Restores the heap order below `start`.
+  private mutating func siftDown(_ start: Int) {
+    let count = heap.count
+    var i = start
+    let item = heap[i]
+    while true {
+      var child = 2 * i + 1
+      if child >= count { break }
+      if child + 1 < count && heap[child + 1].value < heap[child].value { child += 1 }
+      if heap[child].value >= item.value { break }
+      heap[i] = heap[child]
+      i = child
     }
-    heads.insert(h, at: lo)
+    heap[i] = item
+  }
+}
+
+/// What a search checks per place besides its text: filters and the point it ranks nearness to.
+struct SearchContext {
+  let filter: AutocompleteFilter
+  let typeFilter: TypeFilter
+  let limit: Int
+  /// The point nearness is measured from: the origin, else the bias region's center.
+  let focus: Coordinate?
+  /// Upper-cased region codes of the countries filter.
+  let countries: Set<String>
+  /// Whether the type filter accepts every place.
+  let anyType: Bool
+  /// Whether a restriction region may take its candidates from the GEO section.
+  var regionLookup = true
+
+  init(filter: AutocompleteFilter, typeFilter: TypeFilter, limit: Int) {
+    self.filter = filter
+    self.typeFilter = typeFilter
+    self.limit = limit
+    focus = filter.origin ?? filter.coordinateRegionBias?.center
+    countries = Set(filter.countries.map { $0.uppercased() })
+    if case .any = typeFilter.kind { anyType = true } else { anyType = false }
+  }
+
+  /// Whether the type and country filters accept the place.
+  @inline(__always)
+  func accepts(_ entry: PlaceMatch, in index: LoadedIndex) throws -> Bool {
+    if !anyType {
+      guard
+        typeFilter.accepts(
+          primaryType: index.primaryTypeOfList[entry.typeList],
+          all: typeFilter.needsAllTypes ? index.types.types(ofList: entry.typeList) : [])
+      else { return false }
+    }
+    if !countries.isEmpty {
+      guard let cc = entry.countryCode, countries.contains(try index.strings.string(cc)) else {
+        return false
+      }
+    }
+    return true
+  }
+}
+
+/// The best places so far, best first, at most `limit`.
+struct TopPlaces {
+  let limit: Int
+  var places: [ScoredPlace] = []
+
+  init(limit: Int) {
+    self.limit = limit
+    places.reserveCapacity(limit + 1)
+  }
+
+  /// Whether `limit` places are held (a place must then beat ``worst`` to enter).
+  var isFull: Bool { places.count >= limit }
+
+  /// The score of the last place held.
+  var worst: Double { places.last?.score ?? -.infinity }
+
+  /// Inserts `p` in order (higher score first, then lower rank), dropping the last past
+  /// `limit`.
+  mutating func insert(_ p: ScoredPlace) {
+    var i = places.count
+    while i > 0 {
+      let q = places[i - 1]
+      if q.score > p.score || (q.score == p.score && q.rank < p.rank) { break }
+      i -= 1
+    }
+    guard i < limit else { return }
+    places.insert(p, at: i)
+    if places.count > limit { places.removeLast() }
   }
 }

@@ -72,21 +72,21 @@ public struct GeoTable: @unchecked Sendable {
     let blocks = (count + GeoTable.blockSize - 1) / GeoTable.blockSize
     var blockSet = Set<Int>()
     for range in ranges {
-      // The last block whose first key is at most the range's start may hold its first keys.
+      // Entries with the range's first keys may sit at the end of the last block whose first
+      // key is below the range (many places share a cell, so several blocks may start with
+      // the same key).
       var lo = 0
       var hi = blocks
       while lo < hi {
         let mid = (lo + hi) / 2
-        if try blockKey(mid) <= range.lowerBound { lo = mid + 1 } else { hi = mid }
+        if try blockKey(mid) < range.lowerBound { lo = mid + 1 } else { hi = mid }
       }
       var b = max(0, lo - 1)
       while b < blocks, try blockKey(b) < range.upperBound {
         blockSet.insert(b)
         b += 1
       }
-      guard blockSet.count * GeoTable.blockSize <= 4 * limit + GeoTable.blockSize else {
-        return nil
-      }
+      guard (blockSet.count - 1) * GeoTable.blockSize <= limit else { return nil }
     }
     var out: [Int] = []
     for b in blockSet {
@@ -94,7 +94,7 @@ public struct GeoTable: @unchecked Sendable {
         out.append(try entry(i))
       }
     }
-    guard out.count <= 4 * limit else { return nil }
+    guard out.count <= limit else { return nil }
     out.sort()
     return out
   }

@@ -47,9 +47,11 @@ import Testing
     }
     var content = IndexContent()
     for i in 0..<3000 {
-      // Two clusters (one on the antimeridian) and a scatter over the globe.
+      // Two clusters (one on the antimeridian), a scatter over the globe, and a crowd.
       let (lat, lon): (Int64, Int64)
-      switch i % 3 {
+      switch i % 4 {
+      // Many places in one cell: blocks that start with the same key.
+      case 3: (lat, lon) = (471_400_000 + Int64(i % 7), 95_250_000)
       case 0: (lat, lon) = (random(471_000_000...472_000_000), random(95_000_000...96_000_000))
       case 1:
         (lat, lon) = (
@@ -76,6 +78,7 @@ import Testing
     try geo.verify()
     var boxes: [(Int64, Int64, Int64, Int64)] = [
       (471_400_000, 471_500_000, 95_200_000, 95_300_000),
+      (471_400_000, 471_400_003, 95_250_000, 95_250_000),  // half the crowd
       (-170_000_000, -160_000_000, 1_799_000_000, -1_799_000_000),  // across the antimeridian
     ]
     for _ in 0..<40 {

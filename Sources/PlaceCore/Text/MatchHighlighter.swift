@@ -9,74 +9,191 @@ public enum MatchHighlighter {
   /// portion is returned, mapped back onto the source scalars even where folding changed the
   /// length ("zur" on "Zürich" → the first 3 scalars; "stras" on "Straße" → "Straß");
   /// a match on another spelling ("street" on "St") covers the whole token.
+  ///
+  /// Only the tokens that can carry another term than their primary fold (non-ASCII letters,
+  /// digits, an apostrophe, an abbreviation or compound street word, or a query that runs past
+  /// the token into the next) have their ``IndexTerms`` computed; the result is the same as
+  /// ``matchesByTerms(queryTokens:in:abbreviations:)``, which computes them for every token.
   public static func matches(
     queryTokens: [String], in displayText: String, abbreviations: Abbreviations
   ) -> [Range<Int>] {
-    var queries: [[Unicode.Scalar]] = []
-    for token in queryTokens {
-      let folded = Array(TextNormalizer.fold(token).unicodeScalars)
-      if !folded.isEmpty && !queries.contains(folded) { queries.append(folded) }
+    let queries = foldedQueries(queryTokens)
+    guard !queries.isEmpty else { return [] }
+    let scalars = Array(displayText.unicodeScalars)
+    var folds: [FoldBuffer] = []
+    var spans: [Range<Int>] = []
+    for span in Tokenizer.spans(in: scalars) {
+      let fold = TextNormalizer.fold(scalars[span], wordOnly: true, tracksSources: true)
+      if !fold.scalars.isEmpty {
+        folds.append(fold)
+        spans.append(span)
+      }
     }
+    guard !folds.isEmpty else { return [] }
+    func token(_ index: Int) -> TextToken {
+      TextToken(text: text(of: folds[index].scalars), range: spans[index])
+    }
+    var ranges: [Range<Int>] = []
+    for index in folds.indices {
+      let primary = folds[index].scalars
+      var mayHaveTerms: Bool? = nil
+      var terms: [IndexTerm]? = nil
+      for query in queries {
+        if primary.starts(with: query) {
+          ranges.append(
+            spans[index]
+              .lowerBound..<end(of: query.count, in: folds[index], range: spans[index], scalars))
+          continue
+        }
+        // A joined form starts with the whole token and runs into the next one.
+        let runsOn =
+          index + 1 < folds.count && query.count > primary.count && query.starts(with: primary)
+        if !runsOn {
+          if mayHaveTerms == nil {
+            mayHaveTerms = hasOtherTerms(
+              primary, range: spans[index], in: scalars, abbreviations: abbreviations)
+          }
+          if mayHaveTerms == false { continue }
+        }
+        if terms == nil {
+          let own = token(index)
+          let pair = index + 1 < folds.count ? [own, token(index + 1)] : [own]
+          terms =
+            IndexTerms.tokenTerms(in: scalars, tokens: pair, abbreviations: abbreviations)[0].terms
+        }
+        guard let term = bestTerm(terms!, matching: query) else { continue }
+        appendMatch(
+          of: term, query: query, token: index, ranges: &ranges,
+          context: Context(scalars: scalars, spans: spans, folds: folds))
+      }
+    }
+    return merged(ranges)
+  }
+
+  /// The same ranges as ``matches(queryTokens:in:abbreviations:)``, computing the index terms
+  /// of every token (the plain definition, kept to check the other against).
+  static func matchesByTerms(
+    queryTokens: [String], in displayText: String, abbreviations: Abbreviations
+  ) -> [Range<Int>] {
+    let queries = foldedQueries(queryTokens)
     guard !queries.isEmpty else { return [] }
     let scalars = Array(displayText.unicodeScalars)
     let tokens = Tokenizer.tokens(in: scalars)
     guard !tokens.isEmpty else { return [] }
     let analyzed = IndexTerms.tokenTerms(
       in: scalars, tokens: tokens, abbreviations: abbreviations)
-    var folds: [FoldBuffer?] = Array(repeating: nil, count: tokens.count)
-    func primaryFold(_ index: Int) -> FoldBuffer {
-      if let fold = folds[index] { return fold }
-      let fold = TextNormalizer.fold(
-        scalars[tokens[index].range], wordOnly: true, tracksSources: true)
-      folds[index] = fold
-      return fold
+    let folds = tokens.map {
+      TextNormalizer.fold(scalars[$0.range], wordOnly: true, tracksSources: true)
     }
-
+    let context = Context(scalars: scalars, spans: tokens.map(\.range), folds: folds)
     var ranges: [Range<Int>] = []
     for (index, entry) in analyzed.enumerated() {
       let token = entry.token
       for query in queries {
         if token.text.unicodeScalars.starts(with: query) {
-          let fold = primaryFold(index)
           ranges.append(
-            token.range.lowerBound..<end(of: query.count, in: fold, token: token, scalars))
+            token.range
+              .lowerBound..<end(of: query.count, in: folds[index], range: token.range, scalars))
           continue
         }
         guard let term = bestTerm(entry.terms, matching: query) else { continue }
-        switch term.kind {
-        case .primary:
-          break
-        case .alternate:
-          let fold = TextNormalizer.fold(
-            scalars[token.range], alternate: true, wordOnly: true, tracksSources: true)
-          ranges.append(
-            token.range.lowerBound..<end(of: query.count, in: fold, token: token, scalars))
-        case .segment(let offset):
-          let fold = primaryFold(index)
-          guard offset < fold.sources.count else {
-            ranges.append(token.range)
-            continue
-          }
-          let upper = end(of: offset + query.count, in: fold, token: token, scalars)
-          ranges.append(fold.sources[offset]..<upper)
-        case .variant:
-          ranges.append(token.range)
-        case .joined:
-          let next = tokens[index + 1]
-          let ownCount = token.text.unicodeScalars.count
-          let rest = query[ownCount...]
-          if query.count > ownCount && next.text.unicodeScalars.starts(with: rest) {
-            let nextFold = primaryFold(index + 1)
-            ranges.append(token.range)
-            ranges.append(
-              next.range.lowerBound..<end(of: rest.count, in: nextFold, token: next, scalars))
-          } else {
-            ranges.append(token.range.lowerBound..<next.range.upperBound)
-          }
-        }
+        appendMatch(of: term, query: query, token: index, ranges: &ranges, context: context)
       }
     }
     return merged(ranges)
+  }
+
+  /// The folded query tokens, without empty ones and repeats.
+  private static func foldedQueries(_ queryTokens: [String]) -> [[Unicode.Scalar]] {
+    var queries: [[Unicode.Scalar]] = []
+    for token in queryTokens {
+      // Query tokens come folded already: lower-case ASCII letters and digits fold to
+      // themselves.
+      let folded =
+        token.utf8.allSatisfy { $0 &- 0x61 < 26 || $0 &- 0x30 < 10 }
+        ? Array(token.unicodeScalars) : Array(TextNormalizer.fold(token).unicodeScalars)
+      if !folded.isEmpty && !queries.contains(folded) { queries.append(folded) }
+    }
+    return queries
+  }
+
+  /// Whether a token can have index terms besides its primary fold, other than glued to the
+  /// next token: the conditions under which ``IndexTerms`` adds alternate folds, number
+  /// parts, elision tails, abbreviation variants and compound forms.
+  private static func hasOtherTerms(
+    _ primary: [Unicode.Scalar], range: Range<Int>, in scalars: [Unicode.Scalar],
+    abbreviations: Abbreviations
+  ) -> Bool {
+    for scalar in scalars[range] {
+      if scalar.value >= 0xC0 || TextScalars.isApostrophe(scalar.value) { return true }
+    }
+    if primary.contains(where: { $0.value &- 0x30 < 10 }) { return true }
+    if let key = Abbreviations.endingKey(primary[...]), abbreviations.suffixEndings.contains(key) {
+      return true
+    }
+    let followedByPeriod = range.upperBound < scalars.count && scalars[range.upperBound] == "."
+    if followedByPeriod, let last = primary.last, abbreviations.suffixLetters.contains(last.value) {
+      return true
+    }
+    return !abbreviations.variants(of: text(of: primary)).isEmpty
+  }
+
+  /// The string of folded scalars, built straight from bytes when they are all ASCII (the
+  /// common case, without the scalar-by-scalar append).
+  private static func text(of scalars: [Unicode.Scalar]) -> String {
+    guard scalars.allSatisfy({ $0.value < 0x80 }) else { return String(textScalars: scalars[...]) }
+    return String(unsafeUninitializedCapacity: scalars.count) { buffer in
+      for (i, scalar) in scalars.enumerated() {
+        buffer[i] = UInt8(truncatingIfNeeded: scalar.value)
+      }
+      return scalars.count
+    }
+  }
+
+  /// A display text's scalars, its tokens' source ranges and their primary folds (with
+  /// sources).
+  private struct Context {
+    var scalars: [Unicode.Scalar]
+    var spans: [Range<Int>]
+    var folds: [FoldBuffer]
+  }
+
+  /// Appends the source range that `term` of token `index` covers for `query`.
+  private static func appendMatch(
+    of term: IndexTerm, query: [Unicode.Scalar], token index: Int, ranges: inout [Range<Int>],
+    context: Context
+  ) {
+    let scalars = context.scalars
+    let range = context.spans[index]
+    switch term.kind {
+    case .primary:
+      break
+    case .alternate:
+      let fold = TextNormalizer.fold(
+        scalars[range], alternate: true, wordOnly: true, tracksSources: true)
+      ranges.append(range.lowerBound..<end(of: query.count, in: fold, range: range, scalars))
+    case .segment(let offset):
+      let fold = context.folds[index]
+      guard offset < fold.sources.count else {
+        ranges.append(range)
+        return
+      }
+      let upper = end(of: offset + query.count, in: fold, range: range, scalars)
+      ranges.append(fold.sources[offset]..<upper)
+    case .variant:
+      ranges.append(range)
+    case .joined:
+      let next = context.spans[index + 1]
+      let nextFold = context.folds[index + 1]
+      let ownCount = context.folds[index].scalars.count
+      let rest = query[ownCount...]
+      if query.count > ownCount && nextFold.scalars.starts(with: rest) {
+        ranges.append(range)
+        ranges.append(next.lowerBound..<end(of: rest.count, in: nextFold, range: next, scalars))
+      } else {
+        ranges.append(range.lowerBound..<next.upperBound)
+      }
+    }
   }
 
   /// The matching term that maps most precisely onto the source: alternate fold, then
@@ -106,11 +223,11 @@ public enum MatchHighlighter {
   /// The source offset just after the first `count` folded scalars of a token: after the
   /// source scalar that produced the last of them, and after combining marks that follow it.
   private static func end(
-    of count: Int, in fold: FoldBuffer, token: TextToken, _ scalars: [Unicode.Scalar]
+    of count: Int, in fold: FoldBuffer, range: Range<Int>, _ scalars: [Unicode.Scalar]
   ) -> Int {
     let sources = fold.sources
-    guard count > 0 else { return token.range.lowerBound }
-    guard count < sources.count else { return token.range.upperBound }
+    guard count > 0 else { return range.lowerBound }
+    guard count < sources.count else { return range.upperBound }
     var end = sources[count - 1] + 1
     let limit = sources[count]
     while end < limit && isMark(scalars[end]) { end += 1 }

@@ -1,0 +1,132 @@
+import Foundation
+import PlaceCore
+import PlaceIndexBuilder
+import TestSupport
+import Testing
+
+@testable import PlaceCore
+@testable import PlaceIndex
+
+/// The Helsinki extract's index, built once for the search-path tests.
+let helsinkiSearchIndex: Result<String, Error> = Result {
+  let dir = try TestPaths.temporaryDirectory()
+  let out = dir.appendingPathComponent("helsinki.placeidx").path
+  let tables = try BuildTables(directory: TestPaths.data)
+  _ = try IndexBuilder(tables: tables).build(
+    IndexBuilder.Options(extract: TestPaths.osm("helsinki-center-2019.osm").path, output: out))
+  return out
+}
+
+/// The fast paths of the query (typo walk, bounded merge) give what the plain definitions give.
+@Suite(
+  .enabled(if: TestPaths.sharedOSMAvailable, "needs ../shared/data/osm (set PLACEINDEX_SHARED)"))
+struct SearchPathTests {
+  /// The dictionary's tokens, in id order.
+  func dictionary(_ index: LoadedIndex) throws -> [[UInt8]] {
+    var all: [[UInt8]] = []
+    try index.tokens.forEach { _, t in all.append(t) }
+    return all
+  }
+
+  @Test func typoWalkFindsWhatTheDistanceFunctionFinds() throws {
+    let index = try LoadedIndex(path: try helsinkiSearchIndex.get())
+    let words = try dictionary(index)
+    var random = SplitMix64(seed: 7)
+    var checked = 0
+    for _ in 0..<400 {
+      let word = words[Int(random.next() % UInt64(words.count))]
+      guard word.count >= 5, word.allSatisfy({ $0 >= 0x61 && $0 <= 0x7A }) else { continue }
+      // One or two seeded edits after the first letter, or the word cut short.
+      var q = word
+      for _ in 0..<(1 + Int(random.next() % 2)) {
+        let at = 1 + Int(random.next() % UInt64(q.count - 1))
+        switch random.next() % 4 {
+        case 0: q[at] = UInt8(0x61 + random.next() % 26)
+        case 1: if q.count > 5 { q.remove(at: at) }
+        case 2: q.insert(UInt8(0x61 + random.next() % 26), at: at)
+        default: if at + 1 < q.count { q.swapAt(at, at + 1) }
+        }
+      }
+      let text = String(decoding: q, as: UTF8.self)
+      let range = try index.tokens.prefixRange(text)
+      let limit = TypoDistance.allowedEdits(length: q.count)
+      let first = try index.tokens.prefixRange(String(text.unicodeScalars.first!))
+      var expected: [Int] = []
+      for id in first where !range.contains(id) {
+        if TypoDistance.prefixDistance(q, words[id], limit: limit) != nil { expected.append(id) }
+      }
+      let found = try index.typoCandidates(text, excluding: range)
+      #expect(found == Array(expected.prefix(LoadedIndex.maxTypoCandidates)), "\(text)")
+      checked += 1
+    }
+    #expect(checked > 100)
+  }
+
+  @Test func highlightsWithoutAllTermsEqualHighlightsWithThem() throws {
+    let path = try helsinkiSearchIndex.get()
+    let index = try LoadedIndex(path: path)
+    let client = PlacesClient(indexes: [index])
+    let table = try index.abbreviations
+    var random = SplitMix64(seed: 11)
+    var texts: [String] = [
+      "Kanal Str. 12 bis", "Hauptstr. 3191/17", "l'Église Saint-Jean", "Yrjönk. 5",
+      "23-30 29th St, Queens", "Zürich Straße", "Mannerheimintie 5 A",
+    ]
+    for rank in 0..<index.placeCount {
+      let id = try index.placeIDForTesting(rank: rank)
+      let place = try client.fetchPlace(
+        with: FetchPlaceRequest(placeID: id, placeProperties: [.formattedAddress]))
+      if let text = place.formattedAddress { texts.append(text) }
+    }
+    var compared = 0
+    for text in texts {
+      let tokens = Tokenizer.tokens(text)
+      var queries: [[String]] = [tokens.map(\.text)]
+      for (i, token) in tokens.enumerated() {
+        let scalars = Array(token.text.unicodeScalars)
+        let cut = 1 + Int(random.next() % UInt64(scalars.count))
+        queries.append([String(textScalars: scalars[..<cut])])
+        if i + 1 < tokens.count {
+          let next = Array(tokens[i + 1].text.unicodeScalars)
+          queries.append([token.text + String(textScalars: next[..<min(2, next.count)])])
+        }
+      }
+      queries.append(IndexTerms.terms(for: text, abbreviations: table))
+      for q in queries {
+        let fast = MatchHighlighter.matches(queryTokens: q, in: text, abbreviations: table)
+        let plain = MatchHighlighter.matchesByTerms(queryTokens: q, in: text, abbreviations: table)
+        #expect(fast == plain, "\(text) for \(q)")
+        compared += 1
+      }
+    }
+    #expect(compared > 5000)
+  }
+
+  /// The place IDs of the top 5 for `query`.
+  func top5(_ client: PlacesClient, _ query: String) throws -> [String] {
+    try client.autocompleteSuggestions(for: AutocompleteRequest(query: query))
+      .compactMap(\.placeSuggestion).map(\.placeID)
+  }
+
+  @Test func oneTypoInALongNameStillFindsThePlace() throws {
+    let client = try PlacesClient(indexPaths: [try helsinkiSearchIndex.get()])
+    // Transposition, insertion, substitution and deletion in names of 6+ letters.
+    #expect(try top5(client, "Barbaossa").contains("N4747221535"))
+    #expect(try top5(client, "Helsigin Kauppakamari").contains("N5239124161"))
+    #expect(try top5(client, "Haaniemenranta").contains("W30148325"))
+    #expect(try top5(client, "NaturaZzne").contains("N4727972445"))
+  }
+
+  @Test func aTypoInAShortWordFallsBackToTheOtherWords() throws {
+    let client = try PlacesClient(indexPaths: [try helsinkiSearchIndex.get()])
+    // "Bar" typed "Bgr" (too short for typo tolerance), "Bar" missing its first letter, a
+    // wrong first letter: every word matches but one, and nothing matches them all.
+    let aussie = try top5(client, "Club Aussie Bgr")
+    #expect(aussie.first == "N1376356009")
+    #expect(try top5(client, "Maya ar & Grill").contains("N59622323"))
+    #expect(try top5(client, "DTM Gay Cight Club").contains("N1618153143"))
+    // A full match always ranks before places that miss a word.
+    let full = try top5(client, "Club Aussie Bar")
+    #expect(full.first == "N1376356009")
+  }
+}
