@@ -134,8 +134,9 @@ extension LoadedIndex {
     }
     let maxGeo = context.focus == nil ? 0 : Weight.nearness
     var entry = PlaceMatch()
+    let decoded = try decodedContexts
     while let rank = try candidates.next() {
-      try places.match(rank, into: &entry)
+      try places.match(rank, into: &entry, contexts: decoded)
       let importance = Weight.importance * Double(entry.importance) / 65535
       // Places come in rank order, so importance only falls from here: stop when even a
       // perfect text and geo match could not enter the results.

@@ -15,6 +15,7 @@ public final class LoadedIndex: Sendable {
   let types: TypeTable
   private let vocabularyCell: ParsedOnce<PlaceTypeVocabulary>
   private let abbreviationsCell: ParsedOnce<Abbreviations>
+  private let contextsCell: ParsedOnce<DecodedContexts>
   /// The metadata section as a JSON object.
   public let metadata: [String: String]
   /// Primary type name index of each type list, for quick filtering.
@@ -99,6 +100,19 @@ public final class LoadedIndex: Sendable {
           }
         }
       }
+      let placeTable = places
+      contextsCell = ParsedOnce {
+        Result { () throws(PlacesError) -> DecodedContexts in
+          do {
+            return try placeTable.contexts.decodeAll()
+          } catch let e as IndexFormatError {
+            throw .index(e.withPath(file.path))
+          } catch {
+            throw .index(
+              .corrupt(path: file.path, section: "CONTEXTS", offset: co, reason: "\(error)"))
+          }
+        }
+      }
       let (mb, _) = try section(.metadata)
       let json = (try? JSONSerialization.jsonObject(with: Data(mb))) as? [String: Any] ?? [:]
       metadata = json.mapValues { "\($0)" }
@@ -117,6 +131,11 @@ public final class LoadedIndex: Sendable {
   /// The type vocabulary stored in the index (parsed on first use).
   public var vocabulary: PlaceTypeVocabulary {
     get throws(PlacesError) { try vocabularyCell.get() }
+  }
+
+  /// Every context's matching data (decoded on first use: about 0.3 ms per 1000 contexts).
+  var decodedContexts: DecodedContexts {
+    get throws(PlacesError) { try contextsCell.get() }
   }
 
   /// The abbreviation table stored in the index (parsed on first use).

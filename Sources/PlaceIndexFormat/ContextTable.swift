@@ -113,10 +113,52 @@ public struct ContextTable: @unchecked Sendable {
     guard r.remaining == 0 else { throw r.fault("\(r.remaining) bytes after the context") }
   }
 
+  /// Every context's matching data, decoded once (parents merged into their children), so
+  /// that a query reads arrays instead of walking items for each candidate.
+  public func decodeAll() throws -> DecodedContexts {
+    var m = PlaceMatch()
+    var latitude: [Int64] = []
+    var longitude: [Int64] = []
+    var country: [Int?] = []
+    var names: [[Int]] = []
+    var tokens: [[Int]] = []
+    for id in 0..<count {
+      let point = try match(id, into: &m)
+      latitude.append(point.latitude)
+      longitude.append(point.longitude)
+      country.append(m.countryCode)
+      names.append(m.tokens)
+      tokens.append(m.contextTokens)
+    }
+    return DecodedContexts(
+      latitude: latitude, longitude: longitude, country: country, names: names, tokens: tokens)
+  }
+
   /// Decodes every context.
   public func verify() throws {
     try items.forEach { i, _ in _ = try details(i) }
   }
+}
+
+/// The matching data of every context of an index: reference point, country, shared name
+/// tokens and context tokens (with the parent's), by context id.
+public final class DecodedContexts: Sendable {
+  let latitude: [Int64]
+  let longitude: [Int64]
+  let country: [Int?]
+  let names: [[Int]]
+  let tokens: [[Int]]
+
+  init(latitude: [Int64], longitude: [Int64], country: [Int?], names: [[Int]], tokens: [[Int]]) {
+    self.latitude = latitude
+    self.longitude = longitude
+    self.country = country
+    self.names = names
+    self.tokens = tokens
+  }
+
+  /// Number of contexts.
+  public var count: Int { latitude.count }
 }
 
 extension ByteReader {

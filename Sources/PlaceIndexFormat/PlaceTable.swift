@@ -91,16 +91,19 @@ public struct PlaceTable: @unchecked Sendable {
   }
 
   /// Decodes the part of record `index` that matching and ranking need (no strings), reusing
-  /// the token arrays of `match`.
-  public func match(_ index: Int, into m: inout PlaceMatch) throws {
-    _ = try head(index, into: &m)
+  /// the token arrays of `match`; `contexts` (from ``ContextTable/decodeAll()``) spares the
+  /// walk through the CONTEXTS items.
+  public func match(_ index: Int, into m: inout PlaceMatch, contexts: DecodedContexts? = nil)
+    throws
+  {
+    _ = try head(index, into: &m, decoded: contexts)
   }
 
   /// Decodes the record's numbers and tokens and its context's; returns the reader positioned
   /// at the primary text, the context id and the street number's string id.
-  private func head(_ index: Int, into m: inout PlaceMatch) throws -> (
-    ByteReader, context: Int, number: Int?
-  ) {
+  private func head(_ index: Int, into m: inout PlaceMatch, decoded: DecodedContexts? = nil)
+    throws -> (ByteReader, context: Int, number: Int?)
+  {
     var r = try items.item(index)
     let key = try r.varint()
     let kind = UInt8(key & 3)
@@ -108,7 +111,18 @@ public struct PlaceTable: @unchecked Sendable {
     m.osmKind = kind
     m.osmID = Int64(bitPattern: key >> 2)
     let context = try r.varint(below: contexts.count)
-    let (refLat, refLon) = try contexts.match(context, into: &m)
+    let refLat: Int64
+    let refLon: Int64
+    if let d = decoded, context < d.count {
+      refLat = d.latitude[context]
+      refLon = d.longitude[context]
+      m.countryCode = d.country[context]
+      m.contextTokens = d.tokens[context]
+      m.tokens.removeAll(keepingCapacity: true)
+      m.tokens.append(contentsOf: d.names[context])
+    } else {
+      (refLat, refLon) = try contexts.match(context, into: &m)
+    }
     let at = r.offset
     let lat = refLat + (try r.zigzag())
     let lon = refLon + (try r.zigzag())

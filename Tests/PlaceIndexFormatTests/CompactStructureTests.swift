@@ -97,6 +97,22 @@ import Testing
     }
   }
 
+  @Test func decodedContextsMatchWhatTheItemsSay() throws {
+    let sections = try OpenedSections(try open(tinyImage()))
+    let decoded = try sections.places.contexts.decodeAll()
+    #expect(decoded.count == sections.places.contexts.count)
+    for i in 0..<sections.places.count {
+      var a = PlaceMatch()
+      var b = PlaceMatch()
+      try sections.places.match(i, into: &a)
+      try sections.places.match(i, into: &b, contexts: decoded)
+      #expect(a.tokens == b.tokens && a.contextTokens == b.contextTokens)
+      #expect(a.countryCode == b.countryCode && a.latitudeE7 == b.latitudeE7)
+      #expect(a.longitudeE7 == b.longitudeE7 && a.osmID == b.osmID)
+      #expect(!a.tokens.isEmpty)
+    }
+  }
+
   @Test func tablesSurviveDictionaryCoding() throws {
     let tsv = "# comment\ntype\ttable\tgroup\ncafe\tA\tfood\n\nbar\tA\tfood\nx\t\t\n"
     let bytes = MappedBytes(copying: TableText.encode(tsv))
@@ -135,10 +151,12 @@ struct OpenedSections {
     let (cb, co) = try bytes(.contexts)
     let contexts = try ContextTable(
       cb, fileOffset: co, stringCount: strings.count, tokenCount: tokens.count)
+    let (yb, yo) = try bytes(.types)
+    let types = try TypeTable(yb, fileOffset: yo, strings: strings)
     let (pb, po) = try bytes(.places)
     places = try PlaceTable(
       pb, fileOffset: po, contexts: contexts, stringCount: strings.count,
-      tokenCount: tokens.count, typeListCount: 1)
+      tokenCount: tokens.count, typeListCount: types.lists.count)
     let (ib, io) = try bytes(.placeIDs)
     ids = try PlaceIDTable(ib, fileOffset: io, places: places)
   }
