@@ -1,19 +1,22 @@
 // Item table layout (the container of STRINGS, CONTEXTS, PLACES and POSTINGS):
 //   u32 count
-//   u32 blockOffsets[ceil(count / 16)]   offset of each block's first item from the start of
-//                                        the item area; block b holds items 16b ..< 16b + 16
+//   u32 blockSize B                   items per block: a power of two, 1...256
+//   u32 blockOffsets[ceil(count / B)] offset of each block's first item from the start of the
+//                                     item area; block b holds items bB ..< bB + B
 //   item area: per item: varint byte length, then that many bytes
-// Item i is found by reading blockOffsets[i / 16] and skipping i % 16 items by their lengths:
-// 0.25 bytes of table per item instead of a 4-byte offset, for at most 15 skips per lookup.
+// Item i is found by reading blockOffsets[i / B] and skipping i % B items by their lengths:
+// 4 / B bytes of table per item instead of a 4-byte offset, for at most B - 1 skips per
+// lookup. PLACES uses B = 8 (read for every candidate of a query); the others use 16.
 
 /// Reads variable-length items stored in blocks of ``blockSize``, each item prefixed by its
 /// byte length.
 public struct ItemTable: @unchecked Sendable {
-  /// Items per block.
-  public static let blockSize = 16
   let reader: ByteReader
   /// Number of items.
   public let count: Int
+  /// Items per block.
+  public let blockSize: Int
+  let blockShift: Int
   let itemStart: Int
 
   /// Reads the table header at the start of `reader`'s buffer.
@@ -21,12 +24,18 @@ public struct ItemTable: @unchecked Sendable {
     var r = reader
     r.offset = 0
     let count = Int(try r.u32())
-    let blocks = (count + ItemTable.blockSize - 1) / ItemTable.blockSize
-    guard count <= r.buffer.count, 4 + 4 * blocks <= r.buffer.count else {
+    let blockSize = Int(try r.u32())
+    guard blockSize >= 1, blockSize <= 256, blockSize & (blockSize - 1) == 0 else {
+      throw r.fault("block size \(blockSize) is not a power of two from 1 to 256", at: 4)
+    }
+    let blocks = (count + blockSize - 1) / blockSize
+    guard count <= r.buffer.count, 8 + 4 * blocks <= r.buffer.count else {
       throw r.fault("item count \(count) does not fit", at: 0)
     }
     self.count = count
-    itemStart = 4 + 4 * blocks
+    self.blockSize = blockSize
+    blockShift = blockSize.trailingZeroBitCount
+    itemStart = 8 + 4 * blocks
     self.reader = r
   }
 
@@ -36,14 +45,14 @@ public struct ItemTable: @unchecked Sendable {
     guard index >= 0, index < count else {
       throw reader.fault("item \(index) out of range (count \(count))", at: 0)
     }
-    let block = index / ItemTable.blockSize
-    let blockOffset = Int(try reader.u32(at: 4, index: block))
+    let block = index >> blockShift
+    let blockOffset = Int(try reader.u32(at: 8, index: block))
     var r = reader
     guard blockOffset <= r.buffer.count - itemStart else {
-      throw r.fault("block \(block) starts past the end", at: 4 + 4 * block)
+      throw r.fault("block \(block) starts past the end", at: 8 + 4 * block)
     }
     r.offset = itemStart + blockOffset
-    for _ in 0..<(index % ItemTable.blockSize) {
+    for _ in 0..<(index & (blockSize - 1)) {
       let length = try r.varint(below: r.remaining + 1)
       r.offset += length
       guard r.offset <= r.buffer.count else { throw r.fault("item runs past the end") }
@@ -64,14 +73,14 @@ public struct ItemTable: @unchecked Sendable {
     guard index >= 0, index < count else {
       throw reader.fault("item \(index) out of range (count \(count))", at: 0)
     }
-    let block = index / ItemTable.blockSize
-    let blockOffset = Int(try reader.u32(at: 4, index: block))
+    let block = index >> blockShift
+    let blockOffset = Int(try reader.u32(at: 8, index: block))
     var r = reader
     guard blockOffset <= r.buffer.count - itemStart else {
-      throw r.fault("block \(block) starts past the end", at: 4 + 4 * block)
+      throw r.fault("block \(block) starts past the end", at: 8 + 4 * block)
     }
     r.offset = itemStart + blockOffset
-    for _ in 0...(index % ItemTable.blockSize) {
+    for _ in 0...(index & (blockSize - 1)) {
       let at = r.offset
       let length = try r.varint(below: r.remaining + 1)
       guard length <= r.remaining else {
@@ -91,10 +100,10 @@ public struct ItemTable: @unchecked Sendable {
     var r = reader
     r.offset = itemStart
     for i in 0..<count {
-      if i % ItemTable.blockSize == 0 {
-        let block = i / ItemTable.blockSize
-        guard Int(try reader.u32(at: 4, index: block)) == r.offset - itemStart else {
-          throw reader.fault("block \(block) offset does not point at item \(i)", at: 4 + 4 * block)
+      if i & (blockSize - 1) == 0 {
+        let block = i >> blockShift
+        guard Int(try reader.u32(at: 8, index: block)) == r.offset - itemStart else {
+          throw reader.fault("block \(block) offset does not point at item \(i)", at: 8 + 4 * block)
         }
       }
       let at = r.offset
@@ -119,15 +128,20 @@ public struct ItemTable: @unchecked Sendable {
 public struct ItemTableWriter: Sendable {
   private var blockOffsets: [UInt32] = []
   private var data = ByteWriter()
+  /// Items per block.
+  public let blockSize: Int
   /// Number of items appended.
   public private(set) var count = 0
 
-  /// Creates an empty table.
-  public init() {}
+  /// Creates an empty table with `blockSize` items per block (a power of two, 1...256).
+  public init(blockSize: Int = 16) {
+    precondition(blockSize >= 1 && blockSize <= 256 && blockSize & (blockSize - 1) == 0)
+    self.blockSize = blockSize
+  }
 
   /// Appends one item.
   public mutating func append(_ item: [UInt8]) {
-    if count % ItemTable.blockSize == 0 { blockOffsets.append(UInt32(data.count)) }
+    if count % blockSize == 0 { blockOffsets.append(UInt32(data.count)) }
     data.varint(item.count)
     data.append(item)
     count += 1
@@ -137,6 +151,7 @@ public struct ItemTableWriter: Sendable {
   public var bytes: [UInt8] {
     var w = ByteWriter()
     w.u32(UInt32(count))
+    w.u32(UInt32(blockSize))
     for o in blockOffsets { w.u32(o) }
     w.append(data.bytes)
     return w.bytes

@@ -124,9 +124,11 @@ public struct PlaceTable: @unchecked Sendable {
       (refLat, refLon) = try contexts.match(context, into: &m)
     }
     let at = r.offset
-    let lat = refLat + (try r.zigzag())
-    let lon = refLon + (try r.zigzag())
-    guard lat.magnitude <= 900_000_000, lon.magnitude <= 1_800_000_000 else {
+    // Hostile deltas must not overflow: the sums are checked before the range.
+    let (lat, latOverflow) = refLat.addingReportingOverflow(try r.zigzag())
+    let (lon, lonOverflow) = refLon.addingReportingOverflow(try r.zigzag())
+    guard !latOverflow, !lonOverflow, lat.magnitude <= 900_000_000, lon.magnitude <= 1_800_000_000
+    else {
       throw r.fault("coordinate (\(lat), \(lon)) out of range", at: at)
     }
     m.latitudeE7 = Int32(lat)
@@ -187,7 +189,7 @@ public enum PlaceTableWriter {
       return TextRef(strings.id(head), tail.map(strings.id))
     }
     let contexts = ContextTableWriter(places, strings: strings)
-    var records = ItemTableWriter()
+    var records = ItemTableWriter(blockSize: 8)
     for (i, p) in places.enumerated() {
       let context = contexts.placeContext[i]
       let (refLat, refLon) = contexts.reference[context]

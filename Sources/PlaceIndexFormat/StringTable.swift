@@ -50,7 +50,7 @@ public struct StringTable: @unchecked Sendable {
     var previous: [UInt8] = []
     var bytes: [UInt8] = []
     try items.forEach { i, r in
-      if i % ItemTable.blockSize == 0 { bytes.removeAll(keepingCapacity: true) }
+      if i % items.blockSize == 0 { bytes.removeAll(keepingCapacity: true) }
       try StringTable.apply(r, to: &bytes)
       if i > 0, !previous.lexicographicallyPrecedes(bytes) {
         throw r.fault("string \(i) is not after string \(i - 1) in bytewise order", at: 0)
@@ -97,7 +97,7 @@ public struct StringTableBuilder {
     for (i, s) in sorted.enumerated() {
       let bytes = Array(s.utf8)
       let shared =
-        i % ItemTable.blockSize == 0
+        i % table.blockSize == 0
         ? 0 : zip(previous, bytes).prefix { $0 == $1 }.count
       var item = ByteWriter()
       item.varint(shared)

@@ -13,6 +13,7 @@ import Testing
     let dense = Array(100..<140)
     let bytes = PostingsWriter.serialize([[3, 300], dense])
     var expected: [UInt8] = [2, 0, 0, 0]  // u32 count
+    expected += [16, 0, 0, 0]  // u32 block size
     expected += [0, 0, 0, 0]  // block 0 starts at item-area offset 0
     // List 0: length 4; n = 2 and encoding 0 (gaps) as 2 << 1, 3, gap 297 = A9 02.
     expected += [4, 4, 3, 0xA9, 0x02]
@@ -28,11 +29,11 @@ import Testing
     let items: [[UInt8]] = (0..<count).map { _ in
       (0..<Int(rng.next() % 300)).map { _ in UInt8(truncatingIfNeeded: rng.next()) }
     }
-    var w = ItemTableWriter()
+    var w = ItemTableWriter(blockSize: [1, 8, 16, 256][count % 4])
     for item in items { w.append(item) }
     let bytes = MappedBytes(copying: w.bytes)
     let table = try ItemTable(ByteReader(bytes.buffer, section: "TEST"))
-    #expect(table.count == count)
+    #expect(table.count == count && table.blockSize == w.blockSize)
     for (i, item) in items.enumerated() { #expect(Array(try table.item(i).buffer) == item) }
     var seen = 0
     try table.forEach { i, r in
@@ -43,11 +44,21 @@ import Testing
     #expect(throws: IndexFormatError.self) { try table.item(count) }
   }
 
+  @Test(arguments: [0, 3, 12, 512])
+  func aBlockSizeThatIsNotAPowerOfTwoUpTo256IsRefused(size: Int) throws {
+    var bytes = ItemTableWriter().bytes
+    for k in 0..<4 { bytes[4 + k] = UInt8(truncatingIfNeeded: size >> (8 * k)) }
+    let mapped = MappedBytes(copying: bytes)
+    #expect(throws: IndexFormatError.self) {
+      try ItemTable(ByteReader(mapped.buffer, section: "TEST"))
+    }
+  }
+
   @Test func aBlockOffsetThatMissesItsItemFailsVerification() throws {
     var w = ItemTableWriter()
     for i in 0..<20 { w.append([UInt8(i), 1, 2]) }
     var bytes = w.bytes
-    bytes[8] += 1  // block 1's offset, one byte too far
+    bytes[12] += 1  // block 1's offset, one byte too far
     let mapped = MappedBytes(copying: bytes)
     let table = try ItemTable(ByteReader(mapped.buffer, section: "TEST"))
     #expect(throws: IndexFormatError.self) { try table.forEach { _, _ in } }
@@ -55,8 +66,8 @@ import Testing
 
   @Test func aBitmapWithMorePlacesThanItsCountFailsVerification() throws {
     var bytes = PostingsWriter.serialize([Array(0..<64)])
-    #expect(bytes[9] == 64 << 1 | 1)  // 64 places, bitmap encoding
-    bytes[9] = 63 << 1 | 1  // the count says 63, the bitmap holds 64
+    #expect(bytes[13] == 64 << 1 | 1)  // 64 places, bitmap encoding
+    bytes[13] = 63 << 1 | 1  // the count says 63, the bitmap holds 64
     let mapped = MappedBytes(copying: bytes)
     let p = try Postings(mapped.buffer, fileOffset: 0, placeCount: 64)
     #expect(throws: IndexFormatError.self) { try p.verify() }

@@ -222,53 +222,54 @@ struct CorruptIndexTests {
     return writer.image()
   }
 
-  /// The little-endian u32 at `at`.
-  static func u32(_ b: [UInt8], _ at: Int) -> Int {
-    Int(b[at]) | Int(b[at + 1]) << 8 | Int(b[at + 2]) << 16 | Int(b[at + 3]) << 24
+  /// The items of an item-table section (ItemTable.swift), and its block size.
+  static func items(_ section: [UInt8]) -> (items: [[UInt8]], blockSize: Int) {
+    let mapped = MappedBytes(copying: section)
+    guard let table = try? ItemTable(ByteReader(mapped.buffer, section: "TEST")) else {
+      return ([], 16)
+    }
+    var items: [[UInt8]] = []
+    for i in 0..<table.count {
+      items.append(Array((try? table.item(i).buffer) ?? .init(start: nil, count: 0)))
+    }
+    return (items, table.blockSize)
   }
 
-  /// A PLACES section whose first record's latitude is the zigzag varint of Int64.min (ten
-  /// bytes, the largest a varint may be).
-  static func minimumFirstLatitude(_ section: [UInt8]) -> [UInt8] {
-    let count = u32(section, 0)
-    let recordStart = 4 + 4 * (count + 1)
-    let first = recordStart + u32(section, 4)
-    func varintEnd(_ at: Int) -> Int {
-      var i = at
-      while section[i] >= 0x80 { i += 1 }
-      return i + 1
-    }
-    let latStart = varintEnd(first)
-    let latEnd = varintEnd(latStart)
-    let huge: [UInt8] = Array(repeating: 0xFF, count: 9) + [0x01]
-    let delta = huge.count - (latEnd - latStart)
-    var w = ByteWriter()
-    w.u32(UInt32(count))
-    w.u32(UInt32(u32(section, 4)))
-    for i in 1...count { w.u32(UInt32(u32(section, 4 + 4 * i) + delta)) }
-    w.append(section[recordStart..<latStart])
-    w.append(huge)
-    w.append(section[latEnd...])
+  /// An item table of `items`.
+  static func table(_ items: [[UInt8]], blockSize: Int) -> [UInt8] {
+    var w = ItemTableWriter(blockSize: blockSize)
+    for item in items { w.append(item) }
     return w.bytes
+  }
+
+  /// The end of the varint that starts at `at`.
+  static func varintEnd(_ bytes: [UInt8], _ at: Int) -> Int {
+    var i = at
+    while bytes[i] >= 0x80 { i += 1 }
+    return i + 1
+  }
+
+  /// A PLACES section whose first record's latitude (after its key and context id) is the
+  /// zigzag varint of Int64.min (ten bytes, the largest a varint may be).
+  static func minimumFirstLatitude(_ section: [UInt8]) -> [UInt8] {
+    var (records, blockSize) = items(section)
+    guard var first = records.first else { return section }
+    let latStart = varintEnd(first, varintEnd(first, 0))
+    let latEnd = varintEnd(first, latStart)
+    first.replaceSubrange(latStart..<latEnd, with: Array(repeating: 0xFF, count: 9) + [0x01])
+    records[0] = first
+    return table(records, blockSize: blockSize)
   }
 
   /// A POSTINGS section whose first list is replaced by two entries: 1, then 2^63 - 1.
   static func overflowFirstList(_ section: [UInt8]) -> [UInt8] {
-    func u32(_ at: Int) -> Int { CorruptIndexTests.u32(section, at) }
-    let count = u32(0)
-    let dataStart = 4 + 4 * (count + 1)
-    let firstEnd = u32(8)
+    var (lists, blockSize) = items(section)
+    guard !lists.isEmpty else { return section }
     var list = ByteWriter()
-    list.varint(2)
+    list.varint(2 << 1)
     list.varint(1)
     list.varint(UInt64(Int64.max))
-    let delta = list.count - firstEnd
-    var w = ByteWriter()
-    w.u32(UInt32(count))
-    w.u32(0)
-    for t in 1...count { w.u32(UInt32(u32(4 + 4 * t) + delta)) }
-    w.append(list.bytes)
-    w.append(section[(dataStart + firstEnd)...])
-    return w.bytes
+    lists[0] = list.bytes
+    return table(lists, blockSize: blockSize)
   }
 }
