@@ -119,19 +119,21 @@ public struct ContextTable: @unchecked Sendable {
     var m = PlaceMatch()
     var latitude: [Int64] = []
     var longitude: [Int64] = []
-    var country: [Int?] = []
-    var names: [[Int]] = []
-    var tokens: [[Int]] = []
+    var country: [Int] = []
+    var ids: [Int] = []
+    var bounds: [Int] = [0]
     for id in 0..<count {
       let point = try match(id, into: &m)
       latitude.append(point.latitude)
       longitude.append(point.longitude)
-      country.append(m.countryCode)
-      names.append(m.tokens)
-      tokens.append(m.contextTokens)
+      country.append(m.countryCode.map { $0 + 1 } ?? 0)
+      ids.append(contentsOf: m.tokens)
+      bounds.append(ids.count)
+      ids.append(contentsOf: m.contextTokens)
+      bounds.append(ids.count)
     }
     return DecodedContexts(
-      latitude: latitude, longitude: longitude, country: country, names: names, tokens: tokens)
+      latitude: latitude, longitude: longitude, country: country, ids: ids, bounds: bounds)
   }
 
   /// Decodes every context.
@@ -141,24 +143,45 @@ public struct ContextTable: @unchecked Sendable {
 }
 
 /// The matching data of every context of an index: reference point, country, shared name
-/// tokens and context tokens (with the parent's), by context id.
+/// tokens and context tokens (with the parent's), by context id, in flat arrays (no per-context
+/// array to retain while many threads read them).
 public final class DecodedContexts: Sendable {
   let latitude: [Int64]
   let longitude: [Int64]
-  let country: [Int?]
-  let names: [[Int]]
-  let tokens: [[Int]]
+  /// Country code sid + 1, 0 when unknown.
+  let country: [Int]
+  /// Every context's name tokens, then its context tokens.
+  let ids: [Int]
+  /// Context c's name tokens are ids[bounds[2c] ..< bounds[2c + 1]], its context tokens
+  /// ids[bounds[2c + 1] ..< bounds[2c + 2]].
+  let bounds: [Int]
 
-  init(latitude: [Int64], longitude: [Int64], country: [Int?], names: [[Int]], tokens: [[Int]]) {
+  init(latitude: [Int64], longitude: [Int64], country: [Int], ids: [Int], bounds: [Int]) {
     self.latitude = latitude
     self.longitude = longitude
     self.country = country
-    self.names = names
-    self.tokens = tokens
+    self.ids = ids
+    self.bounds = bounds
   }
 
   /// Number of contexts.
   public var count: Int { latitude.count }
+
+  /// Copies context `c`'s data into `m`; returns its reference point.
+  @inline(__always)
+  func load(_ c: Int, into m: inout PlaceMatch) -> (Int64, Int64) {
+    let cc = country[c]
+    m.countryCode = cc == 0 ? nil : cc - 1
+    m.tokens.removeAll(keepingCapacity: true)
+    m.contextTokens.removeAll(keepingCapacity: true)
+    ids.withUnsafeBufferPointer { all in
+      bounds.withUnsafeBufferPointer { b in
+        m.tokens.append(contentsOf: all[b[2 * c]..<b[2 * c + 1]])
+        m.contextTokens.append(contentsOf: all[b[2 * c + 1]..<b[2 * c + 2]])
+      }
+    }
+    return (latitude[c], longitude[c])
+  }
 }
 
 extension ByteReader {

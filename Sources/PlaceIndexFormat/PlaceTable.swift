@@ -114,12 +114,7 @@ public struct PlaceTable: @unchecked Sendable {
     let refLat: Int64
     let refLon: Int64
     if let d = decoded, context < d.count {
-      refLat = d.latitude[context]
-      refLon = d.longitude[context]
-      m.countryCode = d.country[context]
-      m.contextTokens = d.tokens[context]
-      m.tokens.removeAll(keepingCapacity: true)
-      m.tokens.append(contentsOf: d.names[context])
+      (refLat, refLon) = d.load(context, into: &m)
     } else {
       (refLat, refLon) = try contexts.match(context, into: &m)
     }
