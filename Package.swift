@@ -64,7 +64,8 @@ let package = Package(
       name: "PlaceIndexBuilderTests",
       dependencies: ["PlaceIndexBuilder", "PlaceIndex", "PlaceIndexFormat", "TestSupport"]),
     .testTarget(
-      name: "PlaceIndexTests", dependencies: ["PlaceIndex", "PlaceIndexBuilder", "TestSupport"]),
+      name: "PlaceIndexTests",
+      dependencies: ["PlaceIndex", "PlaceIndexBuilder", "PlaceIndexFormat", "TestSupport"]),
     .testTarget(
       name: "EndToEndTests",
       dependencies: [

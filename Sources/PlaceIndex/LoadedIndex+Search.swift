@@ -29,6 +29,9 @@ extension LoadedIndex {
     static let nearnessScale = 8_000.0
   }
 
+  /// Letters a one-word query needs before a name counts as typed whole.
+  static let wholeNameMinimum = 3
+
   /// A relaxed match (one query word left unmatched) sorts after every full match: its score
   /// is lowered by this much.
   static let relaxedPenalty = 100.0
@@ -101,7 +104,8 @@ extension LoadedIndex {
       for id in typos { cost += try postings.length(id) }
     }
     return ResolvedToken(
-      range: range, exact: try exactID(t, in: range), typos: typos, cost: cost)
+      range: range, exact: try exactID(t, in: range), typos: typos, cost: cost,
+      typedLength: t.utf8.count)
   }
 
   /// The id of the token equal to `t`: the first of its prefix range, when it is `t` itself.
@@ -171,7 +175,7 @@ extension LoadedIndex {
   /// The text score of a place for the resolved words, or nil when it misses more than
   /// `missing` of them (exactly `missing`: fewer were scored by a stricter pass).
   @inline(__always)
-  private func textScore(_ entry: PlaceMatch, _ resolved: [ResolvedToken], missing: Int)
+  func textScore(_ entry: PlaceMatch, _ resolved: [ResolvedToken], missing: Int)
     -> Double?
   {
     var text = 0.0
@@ -207,7 +211,13 @@ extension LoadedIndex {
     guard missed == missing else { return nil }
     // Every word of the name typed: "Restaurant Weinstube" is that place, not
     // "Hotel Restaurant Weinstube".
-    if allInName && resolved.count >= entry.nameWordCount { text += Weight.wholeName }
+    // Not after one or two letters: any one-word name (or other-language name) starting with
+    // them would get it.
+    if allInName && resolved.count >= entry.nameWordCount
+      && (resolved.count > 1 || resolved[0].typedLength >= Self.wholeNameMinimum)
+    {
+      text += Weight.wholeName
+    }
     return text
   }
 

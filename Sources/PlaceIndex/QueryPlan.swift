@@ -27,6 +27,8 @@ struct ResolvedToken {
   var typos: [Int]
   /// Total postings over the range (capped), to pick the cheapest token to drive the search.
   var cost: Int
+  /// Bytes typed (folded UTF-8).
+  var typedLength = 0
 
   /// Whether nothing can match this token.
   var isEmpty: Bool { range.isEmpty && typos.isEmpty }

@@ -1,6 +1,7 @@
 import Foundation
 import PlaceCore
 import PlaceIndexBuilder
+import PlaceIndexFormat
 import TestSupport
 import Testing
 
@@ -128,5 +129,32 @@ struct SearchPathTests {
     // A full match always ranks before places that miss a word.
     let full = try top5(client, "Club Aussie Bar")
     #expect(full.first == "N1376356009")
+  }
+}
+
+/// The whole-name bonus of the ranking.
+@Suite(
+  .enabled(if: TestPaths.sharedOSMAvailable, "needs ../shared/data/osm (set PLACEINDEX_SHARED)"))
+struct WholeNameBonusTests {
+  @Test(arguments: [(1, false), (2, false), (3, true), (8, true)])
+  func aOneWordQueryEarnsTheBonusFromThreeLetters(typed: Int, bonus: Bool) throws {
+    let index = try LoadedIndex(path: try helsinkiSearchIndex.get())
+    var entry = PlaceMatch()
+    entry.tokens = [42]
+    entry.nameWordCount = 1
+    let token = ResolvedToken(
+      range: 40..<50, exact: nil, typos: [], cost: 10, typedLength: typed)
+    let score = try #require(index.textScore(entry, [token], missing: 0))
+    let expected =
+      LoadedIndex.Weight.namePrefix + (bonus ? LoadedIndex.Weight.wholeName : 0)
+    #expect(score == expected)
+    // Two words typed: the bonus does not wait for three letters.
+    entry.tokens = [42, 60]
+    entry.nameWordCount = 2
+    let second = ResolvedToken(range: 60..<61, exact: 60, typos: [], cost: 1, typedLength: 1)
+    let two = try #require(index.textScore(entry, [token, second], missing: 0))
+    #expect(
+      two == LoadedIndex.Weight.namePrefix + LoadedIndex.Weight.nameExact
+        + LoadedIndex.Weight.wholeName)
   }
 }
