@@ -32,6 +32,14 @@ extension LoadedIndex {
   /// Letters a one-word query needs before a name counts as typed whole.
   static let wholeNameMinimum = 3
 
+  /// Whether the typed words can earn the whole-name bonus: two or more words, or one of at
+  /// least ``wholeNameMinimum`` letters. The early stop's bound must use the same rule, or it
+  /// stays too high to stop.
+  @inline(__always)
+  static func mayEarnWholeName(_ resolved: [ResolvedToken]) -> Bool {
+    resolved.count > 1 || (resolved.first?.typedLength ?? 0) >= wholeNameMinimum
+  }
+
   /// A relaxed match (one query word left unmatched) sorts after every full match: its score
   /// is lowered by this much.
   static let relaxedPenalty = 100.0
@@ -132,7 +140,7 @@ extension LoadedIndex {
       self, resolved: resolved, drivers: drivers, context: context)
     // The best text score any place can reach: per word a name match, exact only when the
     // word is a whole token, and the whole-name bonus.
-    var maxText = missing == 0 ? Weight.wholeName : 0
+    var maxText = missing == 0 && Self.mayEarnWholeName(resolved) ? Weight.wholeName : 0
     for q in resolved {
       maxText += q.exact != nil ? Weight.nameExact : Weight.namePrefix
     }
@@ -213,9 +221,7 @@ extension LoadedIndex {
     // "Hotel Restaurant Weinstube".
     // Not after one or two letters: any one-word name (or other-language name) starting with
     // them would get it.
-    if allInName && resolved.count >= entry.nameWordCount
-      && (resolved.count > 1 || resolved[0].typedLength >= Self.wholeNameMinimum)
-    {
+    if allInName && resolved.count >= entry.nameWordCount && Self.mayEarnWholeName(resolved) {
       text += Weight.wholeName
     }
     return text

@@ -13,6 +13,8 @@ struct ScalePoint: Codable, Sendable {
   var requests: Int
   var ours: LatencyFigures
   var peer: LatencyFigures
+  /// Opening the index in a fresh child process, the fastest of 7 (absent in older results).
+  var open: OpenProbe?
 }
 
 struct ScaleResults: Codable, Sendable {
@@ -35,6 +37,8 @@ struct ScaleOptions {
   var seed: UInt64
   var perCategory: Int
   var keep: Bool
+  /// This executable, for the open probes.
+  var bench: String
 }
 
 /// `make bench-scale`: how build time, peak memory, index size and query p99 grow with input.
@@ -46,8 +50,8 @@ enum Scale {
     try fm.createDirectory(atPath: o.work, withIntermediateDirectories: true)
     try fm.createDirectory(atPath: o.out, withIntermediateDirectories: true)
     let h = HarnessOptions(
-      root: o.root, extracts: "", placeidx: o.placeidx, bench: "", work: o.work, out: o.out,
-      quick: false, perCategory: o.perCategory, buildRuns: 1, probeRuns: 1, passes: 1)
+      root: o.root, extracts: "", placeidx: o.placeidx, bench: o.bench, work: o.work,
+      out: o.out, quick: false, perCategory: o.perCategory, buildRuns: 1, probeRuns: 7, passes: 1)
     try fm.createDirectory(
       atPath: (o.work as NSString).appendingPathComponent("xml"), withIntermediateDirectories: true)
     let (base, _) = try Harness.uncompressed(o.extract, h)
@@ -66,6 +70,8 @@ enum Scale {
         o.placeidx, ["build", xml, "-o", index, "--quiet", "--data", h.data])
       if factor != 1 && !o.keep { try? fm.removeItem(atPath: xml) }
 
+      progress.say("\(factor)×: open ×\(h.probeRuns)")
+      let open = try Harness.probe("ours", index, h)
       let loaded = try LoadedIndex(path: index)
       let corpus = try Corpus(index: loaded)
       let peerPath = (o.work as NSString).appendingPathComponent("scale-\(factor)x.sqlite")
@@ -87,7 +93,7 @@ enum Scale {
           indexBytes: loaded.file.bytes.buffer.count,
           peerBytes: (try fm.attributesOfItem(atPath: peerPath)[.size] as? Int) ?? 0,
           peerBuildSeconds: peerSeconds, requests: requests.count,
-          ours: ours1.figures(threads: 1), peer: peer1.figures(threads: 1)))
+          ours: ours1.figures(threads: 1), peer: peer1.figures(threads: 1), open: open))
     }
     if base != o.extract { try? fm.removeItem(atPath: base) }
     machine.loadAtEnd = MachineInfo.loadAverage()
@@ -116,7 +122,7 @@ enum Scale {
     return Report.table(
       [
         "input", "XML", "places", "build wall", "build CPU", "peak RSS", "index", "peer DB",
-        "p99 ours", "p99 peer", "p50 ours", "p50 peer",
+        "open ours", "p99 ours", "p99 peer", "p50 ours", "p50 peer",
       ],
       points.map { p in
         [
@@ -127,6 +133,7 @@ enum Scale {
           "\(Report.kib(p.build.peakRSSKiB)) (\(g(Double(p.build.peakRSSKiB), Double(b.build.peakRSSKiB))))",
           "\(Report.bytes(p.indexBytes)) (\(g(Double(p.indexBytes), Double(b.indexBytes))))",
           "\(Report.bytes(p.peerBytes)) (\(g(Double(p.peerBytes), Double(b.peerBytes))))",
+          p.open.map { String(format: "%.2f ms", $0.openMs) } ?? "–",
           "\(Report.us(p.ours.p99)) (\(g(p.ours.p99, b.ours.p99)))",
           "\(Report.us(p.peer.p99)) (\(g(p.peer.p99, b.peer.p99)))",
           "\(Report.us(p.ours.p50)) (\(g(p.ours.p50, b.ours.p50)))",
@@ -144,7 +151,8 @@ enum Scale {
       hand. \(r.extract) tiled by the synthetic-scale generator (copies side by side, shifted \
       coordinates, fresh ids); each size built once with `placeidx build` under `/usr/bin/time`; \
       queries: every keystroke prefix of \(r.targetsPerCategory) targets per category drawn with \
-      seed \(r.seed) from each index, one thread, in process, after a warm-up pass. In \
+      seed \(r.seed) from each index, one thread, in process, after a warm-up pass. "open \
+      ours": opening the index in a fresh child process, the fastest of 7. In \
       parentheses: growth relative to 1×. Every copy repeats the extract's names, so the text \
       postings grow with the factor as well: a harder case for both systems than a real region \
       of the same size, whose names are mostly distinct.

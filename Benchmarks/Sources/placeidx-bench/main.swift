@@ -111,7 +111,7 @@ func main() throws {
         factors: factors, placeidx: placeidx,
         work: absolute(o.values["work"] ?? "build/bench/scale", root: root),
         out: absolute(o.values["out"] ?? "Benchmarks", root: root), seed: seed,
-        perCategory: try o.int("targets") ?? 20, keep: o.flags.contains("keep")))
+        perCategory: try o.int("targets") ?? 20, keep: o.flags.contains("keep"), bench: me))
   case "tile":
     guard o.positional.count == 3, let factor = Int(o.positional[1]), factor >= 1 else {
       throw HarnessError("tile EXTRACT.osm FACTOR OUT.osm")
