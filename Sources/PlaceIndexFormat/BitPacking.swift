@@ -36,4 +36,18 @@ enum BitPacking {
     }
     return v
   }
+
+  /// Reads the header shared by PLACE IDS and GEO, `u32 count, u8 bits`, checking that the
+  /// count is the place count and that the width holds every place index.
+  static func header(_ r: inout ByteReader, placeCount: Int) throws -> (count: Int, bits: Int) {
+    let count = Int(try r.u32())
+    let bits = Int(try r.u8())
+    guard count == placeCount else {
+      throw r.fault("\(count) entries for \(placeCount) places", at: 0)
+    }
+    guard bits >= 1, bits <= 32, count == 0 || (count - 1) >> bits == 0 else {
+      throw r.fault("entry width \(bits) bits cannot hold \(count) places", at: 4)
+    }
+    return (count, bits)
+  }
 }

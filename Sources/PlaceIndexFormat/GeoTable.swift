@@ -24,14 +24,7 @@ public struct GeoTable: @unchecked Sendable {
   /// Reads the section header; `places` holds the positions.
   public init(_ bytes: UnsafeRawBufferPointer, fileOffset: Int, places: PlaceTable) throws {
     var r = ByteReader(bytes, section: "GEO", fileOffset: fileOffset)
-    count = Int(try r.u32())
-    bits = Int(try r.u8())
-    guard count == places.count else {
-      throw r.fault("\(count) entries for \(places.count) places", at: 0)
-    }
-    guard bits >= 1, bits <= 32, count == 0 || (count - 1) >> bits == 0 else {
-      throw r.fault("entry width \(bits) bits cannot hold \(count) places", at: 4)
-    }
+    (count, bits) = try BitPacking.header(&r, placeCount: places.count)
     let blocks = (count + GeoTable.blockSize - 1) / GeoTable.blockSize
     entriesStart = 8 + 4 * blocks
     guard entriesStart <= bytes.count, (count * bits + 7) / 8 <= bytes.count - entriesStart else {

@@ -39,9 +39,9 @@ public struct ItemTable: @unchecked Sendable {
     self.reader = r
   }
 
-  /// A reader over the bytes of item `index`.
+  /// A reader positioned at the first item of `index`'s block.
   @inline(__always)
-  public func item(_ index: Int) throws -> ByteReader {
+  private func blockStart(_ index: Int) throws -> ByteReader {
     guard index >= 0, index < count else {
       throw reader.fault("item \(index) out of range (count \(count))", at: 0)
     }
@@ -52,46 +52,40 @@ public struct ItemTable: @unchecked Sendable {
       throw r.fault("block \(block) starts past the end", at: 8 + 4 * block)
     }
     r.offset = itemStart + blockOffset
-    for _ in 0..<(index & (blockSize - 1)) {
-      let length = try r.varint(below: r.remaining + 1)
-      r.offset += length
-      guard r.offset <= r.buffer.count else { throw r.fault("item runs past the end") }
-    }
+    return r
+  }
+
+  /// The item at `r`'s offset, moving `r` past it.
+  @inline(__always)
+  private func next(_ r: inout ByteReader) throws -> ByteReader {
     let at = r.offset
     let length = try r.varint(below: r.remaining + 1)
     guard length <= r.remaining else {
-      throw r.fault("item \(index) of \(length) bytes runs past the end", at: at)
+      throw r.fault("item of \(length) bytes runs past the end", at: at)
     }
+    defer { r.offset += length }
     return ByteReader(
       UnsafeRawBufferPointer(rebasing: r.buffer[r.offset..<(r.offset + length)]),
       section: r.section, fileOffset: r.fileOffset + r.offset)
   }
 
+  /// A reader over the bytes of item `index`.
+  @inline(__always)
+  public func item(_ index: Int) throws -> ByteReader {
+    var r = try blockStart(index)
+    for _ in 0..<(index & (blockSize - 1)) {
+      let length = try r.varint(below: r.remaining + 1)
+      r.offset += length
+      guard r.offset <= r.buffer.count else { throw r.fault("item runs past the end") }
+    }
+    return try next(&r)
+  }
+
   /// Calls `body` with each item of `index`'s block up to and including `index`, in order.
   @inline(__always)
   public func walk(to index: Int, _ body: (ByteReader) throws -> Void) throws {
-    guard index >= 0, index < count else {
-      throw reader.fault("item \(index) out of range (count \(count))", at: 0)
-    }
-    let block = index >> blockShift
-    let blockOffset = Int(try reader.u32(at: 8, index: block))
-    var r = reader
-    guard blockOffset <= r.buffer.count - itemStart else {
-      throw r.fault("block \(block) starts past the end", at: 8 + 4 * block)
-    }
-    r.offset = itemStart + blockOffset
-    for _ in 0...(index & (blockSize - 1)) {
-      let at = r.offset
-      let length = try r.varint(below: r.remaining + 1)
-      guard length <= r.remaining else {
-        throw r.fault("item of \(length) bytes runs past the end", at: at)
-      }
-      try body(
-        ByteReader(
-          UnsafeRawBufferPointer(rebasing: r.buffer[r.offset..<(r.offset + length)]),
-          section: r.section, fileOffset: r.fileOffset + r.offset))
-      r.offset += length
-    }
+    var r = try blockStart(index)
+    for _ in 0...(index & (blockSize - 1)) { try body(try next(&r)) }
   }
 
   /// Walks every item in order, checking that each block offset points at its first item and
@@ -106,17 +100,7 @@ public struct ItemTable: @unchecked Sendable {
           throw reader.fault("block \(block) offset does not point at item \(i)", at: 8 + 4 * block)
         }
       }
-      let at = r.offset
-      let length = try r.varint(below: r.remaining + 1)
-      guard length <= r.remaining else {
-        throw r.fault("item \(i) of \(length) bytes runs past the end", at: at)
-      }
-      try body(
-        i,
-        ByteReader(
-          UnsafeRawBufferPointer(rebasing: r.buffer[r.offset..<(r.offset + length)]),
-          section: r.section, fileOffset: r.fileOffset + r.offset))
-      r.offset += length
+      try body(i, try next(&r))
     }
     guard r.offset == r.buffer.count else {
       throw r.fault("\(r.remaining) bytes after the last item")

@@ -18,14 +18,7 @@ public struct PlaceIDTable: @unchecked Sendable {
   /// Reads the section header; `places` holds the keys.
   public init(_ bytes: UnsafeRawBufferPointer, fileOffset: Int, places: PlaceTable) throws {
     var r = ByteReader(bytes, section: "PLACE IDS", fileOffset: fileOffset)
-    count = Int(try r.u32())
-    bits = Int(try r.u8())
-    guard count == places.count else {
-      throw r.fault("\(count) entries for \(places.count) places", at: 0)
-    }
-    guard bits >= 1, bits <= 32, count == 0 || (count - 1) >> bits == 0 else {
-      throw r.fault("entry width \(bits) bits cannot hold \(count) places", at: 4)
-    }
+    (count, bits) = try BitPacking.header(&r, placeCount: places.count)
     guard (count * bits + 7) / 8 <= r.remaining else {
       throw r.fault("\(count) entries of \(bits) bits run past the end", at: 5)
     }
