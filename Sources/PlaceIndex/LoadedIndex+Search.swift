@@ -112,22 +112,8 @@ extension LoadedIndex {
       for id in typos { cost += try postings.length(id) }
     }
     return ResolvedToken(
-      range: range, exact: try exactID(t, in: range), typos: typos, cost: cost,
+      range: range, exact: try tokens.exactID(t, inPrefixRange: range), typos: typos, cost: cost,
       typedLength: t.utf8.count)
-  }
-
-  /// The id of the token equal to `t`: the first of its prefix range, when it is `t` itself.
-  func exactID(_ t: String, in range: Range<Int>) throws -> Int? {
-    guard !range.isEmpty else { return nil }
-    let id = range.lowerBound
-    var equal = false
-    let key = Array(t.utf8)
-    try tokens.scanBlock(id / tokens.blockSize) { at, word in
-      guard at == id else { return at < id }
-      equal = word == key
-      return false
-    }
-    return equal ? id : nil
   }
 
   /// Scores the places of the drivers' postings (in rank order) that match all words but

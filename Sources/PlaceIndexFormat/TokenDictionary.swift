@@ -127,10 +127,22 @@ public struct TokenDictionary: @unchecked Sendable {
 
   /// The id of `token`, if it is in the dictionary.
   public func exactID(_ token: String) throws -> Int? {
+    try exactID(token, inPrefixRange: prefixRange(token))
+  }
+
+  /// The id of the token equal to `token`, given its ``prefixRange(_:)``: the first id of the
+  /// range when that token is `token` itself (one block scan, no second search).
+  public func exactID(_ token: String, inPrefixRange range: Range<Int>) throws -> Int? {
+    guard !range.isEmpty else { return nil }
+    let id = range.lowerBound
     let key = Array(token.utf8)
-    let id = try lowerBound(key)
-    guard id < count, try tokenBytes(id) == key else { return nil }
-    return id
+    var equal = false
+    try scanBlock(id / blockSize) { at, word in
+      guard at == id else { return at < id }
+      equal = word == key
+      return false
+    }
+    return equal ? id : nil
   }
 
   /// The bytes of token `id`.

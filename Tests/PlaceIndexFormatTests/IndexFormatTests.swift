@@ -228,13 +228,17 @@ func open(_ bytes: [UInt8]) throws -> IndexFile {
     let bytes = MappedBytes(copying: TokenDictionaryWriter.serialize(sorted))
     let dict = try TokenDictionary(bytes.buffer, fileOffset: 0)
     #expect(dict.count == sorted.count)
-    for (i, t) in sorted.enumerated() { #expect(try dict.token(i) == t) }
+    for (i, t) in sorted.enumerated() {
+      #expect(try dict.token(i) == t)
+      #expect(try dict.exactID(t) == i)
+    }
     for _ in 0..<100 {
       let n = Int(rng.next() % 4)
       let prefix = String((0..<n).map { _ in alphabet[Int(rng.next() % UInt64(alphabet.count))] })
       let expected = sorted.indices.filter { sorted[$0].utf8.starts(with: prefix.utf8) }
       let got = try dict.prefixRange(prefix)
       #expect(Array(got) == expected, "prefix '\(prefix)'")
+      #expect(try dict.exactID(prefix) == sorted.firstIndex(of: prefix), "exact '\(prefix)'")
     }
   }
 
