@@ -52,3 +52,25 @@ struct RegionLookupTests {
     #expect(nonEmpty >= 30)
   }
 }
+
+/// The bounding boxes that region lookups start from.
+@Suite struct RegionBoundingBoxTests {
+  @Test func aCircleOverTheAntimeridianWrapsAndHoldsItsEdges() {
+    let center = Coordinate(latitude: -17, longitude: 179.999)
+    let box = CoordinateRegion.circle(center: center, radiusMeters: 5_000).boundingBoxE7
+    #expect(box.west > box.east)  // crosses the antimeridian
+    #expect(box.west < 1_799_990_000 && box.east > -1_800_000_000)
+    // A point 4.9 km east, across the line, lies in the box.
+    let eastLon = 179.999 + 4_900 / (111_320 * cos(17 * Double.pi / 180)) - 360
+    #expect(Int64(eastLon * 1e7) <= box.east)
+    #expect(box.south < -170_000_000 && box.north > -170_000_000)
+  }
+
+  @Test func aCircleNearThePoleTakesEveryLongitude() {
+    let box = CoordinateRegion.circle(
+      center: Coordinate(latitude: 89.99, longitude: 10), radiusMeters: 2_000
+    ).boundingBoxE7
+    #expect(box.west == -1_800_000_000 && box.east == 1_800_000_000)
+    #expect(box.north == 900_000_000)
+  }
+}
