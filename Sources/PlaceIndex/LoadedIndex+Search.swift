@@ -21,10 +21,17 @@ extension LoadedIndex {
     static let contextExact = 1.2
     static let contextPrefix = 0.8
     static let wholeName = 1.5
+    /// Scaled by the share of the name's words that the typed words matched: "Rivington"
+    /// is more the street "Rivington Street" than the station "Allen St & Rivington St".
+    static let coverage = 1.0
+    /// A word found only in an alternative name (another language's, a former name) counts
+    /// this share of a primary-name match: "Gamla kyrkan" finds Vanha kirkko, below places
+    /// named so.
+    static let alternativeName = 0.75
     /// A token found only within typo distance counts this share of a prefix match.
     static let typoShare = 0.45
-    static let importance = 6.0
-    static let nearness = 4.0
+    static let importance = 4.0
+    static let nearness = 5.0
     /// Distance at which the nearness bonus falls to 1/e of its maximum.
     static let nearnessScale = 8_000.0
   }
@@ -126,16 +133,38 @@ extension LoadedIndex {
       self, resolved: resolved, drivers: drivers, context: context)
     // The best text score any place can reach: per word a name match, exact only when the
     // word is a whole token, and the whole-name bonus.
-    var maxText = missing == 0 && Self.mayEarnWholeName(resolved) ? Weight.wholeName : 0
+    var maxText =
+      Weight.coverage + (missing == 0 && Self.mayEarnWholeName(resolved) ? Weight.wholeName : 0)
     for q in resolved {
       maxText += q.exact != nil ? Weight.nameExact : Weight.namePrefix
     }
+    // A place whose single driving word lies only in its context scores that word as context
+    // and earns no whole-name bonus; the coverage needs another word in its name.
+    var maxContextText = maxText
+    if drivers.count == 1 {
+      let d = resolved[drivers[0]]
+      maxContextText -=
+        (d.exact != nil
+          ? Weight.nameExact - Weight.contextExact
+          : Weight.namePrefix - Weight.contextPrefix)
+      if missing == 0 && Self.mayEarnWholeName(resolved) { maxContextText -= Weight.wholeName }
+      if resolved.count == 1 { maxContextText -= Weight.coverage }
+    }
     let maxGeo = context.focus == nil ? 0 : Weight.nearness
+    // The importance of the last record decoded: every later one's is at most this.
+    var lastImportance = Double.infinity
     var entry = PlaceMatch()
     let decoded = try decodedContexts
     while let rank = try candidates.next() {
+      // The postings tell, before the record is read, when the word lies in its context alone.
+      if best.isFull && !candidates.mayMatchName
+        && maxContextText + maxGeo + lastImportance < best.worst
+      {
+        continue
+      }
       try places.match(rank, into: &entry, contexts: decoded)
       let importance = Weight.importance * Double(entry.importance) / 65535
+      lastImportance = importance
       // Places come in rank order, so importance only falls from here: stop when even a
       // perfect text and geo match could not enter the results.
       if best.isFull && maxText + maxGeo + importance < best.worst { break }
@@ -149,14 +178,7 @@ extension LoadedIndex {
       {
         continue
       }
-      let distance = context.filter.origin.map { $0.distance(to: point) }
-      var geo = 0.0
-      if let bias = context.filter.coordinateRegionBias, bias.contains(point) {
-        geo = Weight.nearness
-      } else if let focus = context.focus {
-        let d = distance ?? focus.distance(to: point)
-        geo = Weight.nearness * exp(-d / Weight.nearnessScale)
-      }
+      let (geo, distance) = geoScore(point, context: context)
       let score = text + importance + geo
       if best.isFull && score <= best.worst { continue }
       best.insert(
@@ -164,6 +186,19 @@ extension LoadedIndex {
           index: self, rank: rank, score: score, distance: distance,
           latitudeE7: entry.latitudeE7, longitudeE7: entry.longitudeE7))
     }
+  }
+
+  /// The nearness score of a place at `point` (the full bonus inside the bias region, else
+  /// falling with the distance from the focus) and its distance from the origin, if any.
+  @inline(__always)
+  func geoScore(_ point: Coordinate, context: SearchContext) -> (Double, distance: Double?) {
+    let distance = context.filter.origin.map { $0.distance(to: point) }
+    if let bias = context.filter.coordinateRegionBias, bias.contains(point) {
+      return (Weight.nearness, distance)
+    }
+    guard let focus = context.focus else { return (0, distance) }
+    let d = distance ?? focus.distance(to: point)
+    return (Weight.nearness * exp(-d / Weight.nearnessScale), distance)
   }
 
   /// The text score of a place for the resolved words, or nil when it misses more than
@@ -175,34 +210,33 @@ extension LoadedIndex {
     var text = 0.0
     var allInName = true
     var missed = 0
+    var inNameCount = 0
     for q in resolved {
-      var inName = contains(entry.tokens, q.range)
-      var inContext = !inName && contains(entry.contextTokens, q.range)
+      // Where the word lies: the primary name, an alternative name only, or the context; as
+      // typed, else within typo distance.
       var share = 1.0
-      if !inName && !inContext && !q.typos.isEmpty {
-        inName = intersects(entry.tokens, q.typos)
-        inContext = !inName && intersects(entry.contextTokens, q.typos)
+      var part = WordPart.find(q.range, in: entry, contains)
+      if part == nil && !q.typos.isEmpty {
+        part = WordPart.find(q.typos, in: entry, intersects)
         share = Weight.typoShare
       }
-      guard inName || inContext else {
+      guard let part else {
         missed += 1
         if missed > missing { return nil }
         allInName = false
         continue
       }
       let exact =
-        share == 1
-        && (q.exact.map { e in
-          sortedContains(entry.tokens, e) || sortedContains(entry.contextTokens, e)
-        } ?? false)
-      if inName {
-        text += share * (exact ? Weight.nameExact : Weight.namePrefix)
-      } else {
-        allInName = false
-        text += share * (exact ? Weight.contextExact : Weight.contextPrefix)
-      }
+        share == 1 && (q.exact.map { sortedContains(part.tokens(of: entry), $0) } ?? false)
+      if part == .name { inNameCount += 1 } else { allInName = false }
+      text += share * part.weight(exact: exact)
     }
     guard missed == missing else { return nil }
+    if entry.nameWordCount > 0 {
+      text +=
+        Weight.coverage * Double(min(inNameCount, entry.nameWordCount))
+        / Double(entry.nameWordCount)
+    }
     // Every word of the name typed: "Restaurant Weinstube" is that place, not
     // "Hotel Restaurant Weinstube".
     // Not after one or two letters: any one-word name (or other-language name) starting with
@@ -242,6 +276,45 @@ extension LoadedIndex {
   }
 }
 
+/// The part of a place's record a typed word matched.
+enum WordPart {
+  case name
+  case alternativeName
+  case context
+
+  /// The first part, in order of weight, whose tokens `matches` accepts.
+  @inline(__always)
+  static func find<T>(_ query: T, in entry: PlaceMatch, _ matches: ([Int], T) -> Bool)
+    -> WordPart?
+  {
+    if matches(entry.tokens, query) { return .name }
+    if !entry.altTokens.isEmpty && matches(entry.altTokens, query) { return .alternativeName }
+    if matches(entry.contextTokens, query) { return .context }
+    return nil
+  }
+
+  /// The part's sorted token ids in `entry`.
+  @inline(__always)
+  func tokens(of entry: PlaceMatch) -> [Int] {
+    switch self {
+    case .name: entry.tokens
+    case .alternativeName: entry.altTokens
+    case .context: entry.contextTokens
+    }
+  }
+
+  /// The score of a word found in this part, as a whole token or as a prefix.
+  @inline(__always)
+  func weight(exact: Bool) -> Double {
+    typealias W = LoadedIndex.Weight
+    switch self {
+    case .name: return exact ? W.nameExact : W.namePrefix
+    case .alternativeName: return W.alternativeName * (exact ? W.nameExact : W.namePrefix)
+    case .context: return exact ? W.contextExact : W.contextPrefix
+    }
+  }
+}
+
 /// The places a search considers, in rank order: the places in the restriction region when
 /// the GEO section finds fewer of them than the drivers' postings hold, else those postings.
 struct Candidates {
@@ -249,10 +322,13 @@ struct Candidates {
   private var inRegion: [Int] = []
   private var position = 0
 
+  /// How many postings the drivers hold (the candidates when no region narrows them).
+  let cost: Int
+
   init(_ index: LoadedIndex, resolved: [ResolvedToken], drivers: [Int], context: SearchContext)
     throws
   {
-    let cost = drivers.reduce(0) { $0 + resolved[$1].cost }
+    cost = drivers.reduce(0) { $0 + resolved[$1].cost }
     if context.regionLookup, let region = context.filter.coordinateRegionRestriction,
       let places = try index.placesNear(region, limit: cost / 2)
     {
@@ -271,22 +347,34 @@ struct Candidates {
     defer { position += 1 }
     return inRegion[position]
   }
+
+  /// Whether the drivers' words may lie in a name of the place `next()` returned last; false
+  /// only when the postings say they lie in its context alone.
+  var mayMatchName: Bool { merger?.byName ?? true }
 }
 
-/// Merges the postings lists of a token range into one ascending stream of place ranks.
+/// Merges the postings lists of a token range, names and contexts, into one ascending stream
+/// of place ranks, telling for each whether a name carries one of the tokens.
 struct PostingsMerger {
   private var cursors: [PostingsCursor] = []
+  /// Whether each cursor reads a context list.
+  private var isContext: [Bool] = []
   /// A binary min-heap of (head value, cursor) pairs.
   private var heap: [(value: Int, cursor: Int)] = []
+  /// Whether the rank `next()` returned last came from a name list.
+  private(set) var byName = false
 
   init(postings: Postings, tokens: [Int]) throws {
-    cursors.reserveCapacity(tokens.count)
-    heap.reserveCapacity(tokens.count)
+    cursors.reserveCapacity(2 * tokens.count)
+    heap.reserveCapacity(2 * tokens.count)
     for t in tokens {
-      var c = try postings.list(t)
-      if let v = try c.next() {
-        cursors.append(c)
-        heap.append((v, cursors.count - 1))
+      for context in [false, true] {
+        var c = try postings.list(t, context: context)
+        if let v = try c.next() {
+          cursors.append(c)
+          isContext.append(context)
+          heap.append((v, cursors.count - 1))
+        }
       }
     }
     var i = heap.count / 2
@@ -300,8 +388,10 @@ struct PostingsMerger {
   mutating func next() throws -> Int? {
     guard let top = heap.first else { return nil }
     let value = top.value
+    byName = false
     // Advance every cursor whose head is this value.
     while let h = heap.first, h.value == value {
+      if !isContext[h.cursor] { byName = true }
       if let v = try cursors[h.cursor].next() {
         heap[0].value = v
       } else {

@@ -2,8 +2,11 @@
 public struct IndexContent: Sendable {
   /// Places in rank order (most important first); their `tokens` field is ignored.
   public var places: [PlaceRecord] = []
-  /// The terms of each place's names, parallel to `places`.
+  /// The terms of each place's primary name, parallel to `places`.
   public var placeTerms: [[String]] = []
+  /// The terms only each place's alternative names carry, parallel to `places`; may be left
+  /// empty when no place has any.
+  public var placeAltTerms: [[String]] = []
   /// The terms of each place's address and admin areas, parallel to `places`.
   public var placeContextTerms: [[String]] = []
   /// Type names referenced by `typeLists`.
@@ -32,22 +35,36 @@ public enum IndexImageWriter {
   public static func image(_ content: IndexContent) -> (bytes: [UInt8], tokenCount: Int) {
     precondition(content.places.count == content.placeTerms.count)
     precondition(content.places.count == content.placeContextTerms.count)
+    precondition(
+      content.placeAltTerms.isEmpty || content.places.count == content.placeAltTerms.count)
+    let altTerms =
+      content.placeAltTerms.isEmpty
+      ? [[String]](repeating: [], count: content.places.count) : content.placeAltTerms
     // Token dictionary and postings.
     var tokenSet = Set<String>()
     for terms in content.placeTerms { tokenSet.formUnion(terms) }
     for terms in content.placeContextTerms { tokenSet.formUnion(terms) }
+    for terms in altTerms { tokenSet.formUnion(terms) }
     let tokens = tokenSet.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
     var tokenID: [String: Int] = [:]
     tokenID.reserveCapacity(tokens.count)
     for (i, t) in tokens.enumerated() { tokenID[t] = i }
-    var lists = [[Int]](repeating: [], count: tokens.count)
+    // Two lists per token: the places that carry it in a name, then those that carry it
+    // only in their context.
+    var lists = [[Int]](repeating: [], count: 2 * tokens.count)
     var places = content.places
     for p in places.indices {
       let ids = Set(content.placeTerms[p].map { tokenID[$0]! })
-      let contextIDs = Set(content.placeContextTerms[p].map { tokenID[$0]! }).subtracting(ids)
+      // Alternative names' tokens are stored only for places that list alternative names.
+      let altIDs =
+        places[p].names.isEmpty ? [] : Set(altTerms[p].map { tokenID[$0]! }).subtracting(ids)
+      let contextIDs = Set(content.placeContextTerms[p].map { tokenID[$0]! })
+        .subtracting(ids).subtracting(altIDs)
       places[p].tokens = ids.sorted()
+      places[p].altTokens = altIDs.sorted()
       places[p].contextTokens = contextIDs.sorted()
-      for t in ids.union(contextIDs).sorted() { lists[t].append(p) }
+      for t in ids.union(altIDs) { lists[2 * t].append(p) }
+      for t in contextIDs { lists[2 * t + 1].append(p) }
     }
     // Type lists, the most used first (1-byte ids in the records).
     var uses = [Int](repeating: 0, count: content.typeLists.count)

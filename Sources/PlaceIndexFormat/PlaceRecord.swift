@@ -10,13 +10,16 @@
 //   type list id                        into TYPES
 //   (words << 2) | (s << 1) | a         words: in the primary text (ranking: whole-name
 //                                       matches); s = 1: a street number follows; a = 1: the
-//                                       record ends with alternative names
+//                                       place has alternative names
 //   [sid of the street number]          the first address component, when s = 1
-//   n, then n name token ids            sorted; first absolute, then gaps (terms of the names,
-//                                       except those the context holds)
+//   n, then n name token ids            sorted; first absolute, then gaps (terms of the primary
+//                                       name, except those the context holds)
+//   [n, then n token ids]               when a = 1: sorted as above, the terms only the
+//                                       alternative names carry (they rank below the primary
+//                                       name's)
 //   text ref of the primary text
-//   [n, then n × (sid language, sid name)]   when a = 1: alternative names ("" language = no
-//                                       language)
+//   [n, then n × (sid language, sid name)]   when a = 1: the alternative names ("" language =
+//                                       no language)
 
 /// What an address component is; stored as one byte, shown as the service's type names.
 public enum AddressComponentKind: UInt8, Sendable, CaseIterable {
@@ -91,8 +94,11 @@ public struct PlaceRecord: Sendable, Hashable {
   public var names: [LocalizedName]
   /// Address components.
   public var components: [AddressComponent]
-  /// Ids of the tokens of the place's names, sorted.
+  /// Ids of the tokens of the place's primary name, sorted.
   public var tokens: [Int]
+  /// Ids of the tokens only its alternative names carry, sorted (stored only when it has
+  /// alternative names).
+  public var altTokens: [Int] = []
   /// Ids of the tokens of its address and admin areas, sorted.
   public var contextTokens: [Int] = []
 

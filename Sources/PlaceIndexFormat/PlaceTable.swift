@@ -24,8 +24,10 @@ public struct PlaceEntry: Sendable {
   public var names: [(language: Int, name: Int)]
   /// (kind, long sid, short sid or nil).
   public var components: [(kind: AddressComponentKind, long: Int, short: Int?)]
-  /// Sorted ids of name tokens.
+  /// Sorted ids of the primary name's tokens.
   public var tokens: [Int]
+  /// Sorted ids of the tokens only the alternative names carry.
+  public var altTokens: [Int]
   /// Sorted ids of context tokens (address, admin areas).
   public var contextTokens: [Int]
 }
@@ -48,8 +50,10 @@ public struct PlaceMatch: Sendable {
   public var nameWordCount = 0
   /// String id of the country code, or nil.
   public var countryCode: Int?
-  /// Sorted ids of name tokens.
+  /// Sorted ids of the primary name's tokens.
   public var tokens: [Int] = []
+  /// Sorted ids of the tokens only the alternative names carry.
+  public var altTokens: [Int] = []
   /// Sorted ids of context tokens.
   public var contextTokens: [Int] = []
   /// Reused while merging a record's own name tokens with its context's.
@@ -142,6 +146,11 @@ public struct PlaceTable: @unchecked Sendable {
       m.tokens.append(contentsOf: m.scratch)
       m.tokens.sort()
     }
+    if m.hasNames {
+      try r.sortedIDs(below: tokenCount, into: &m.altTokens)
+    } else {
+      m.altTokens.removeAll(keepingCapacity: true)
+    }
     return (r, context, number)
   }
 
@@ -163,7 +172,8 @@ public struct PlaceTable: @unchecked Sendable {
       osmKind: m.osmKind, osmID: m.osmID, latitudeE7: m.latitudeE7, longitudeE7: m.longitudeE7,
       importance: m.importance, typeList: m.typeList, nameWordCount: m.nameWordCount,
       primaryText: primary, secondaryParts: secondary, countryCode: m.countryCode,
-      names: names, components: components, tokens: m.tokens, contextTokens: m.contextTokens)
+      names: names, components: components, tokens: m.tokens, altTokens: m.altTokens,
+      contextTokens: m.contextTokens)
   }
 
   /// Decodes every record.
@@ -201,6 +211,7 @@ public enum PlaceTableWriter {
       w.varint(p.nameWordCount << 2 | (number == nil ? 0 : 2) | (p.names.isEmpty ? 0 : 1))
       if let number { w.varint(strings.id(number)) }
       w.sortedIDs(p.tokens.filter { !shared.contains($0) })
+      if !p.names.isEmpty { w.sortedIDs(p.altTokens) }
       w.textRef(ref(p.primaryText, splitter))
       if !p.names.isEmpty { w.varint(p.names.count) }
       for n in p.names {

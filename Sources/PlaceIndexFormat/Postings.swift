@@ -1,5 +1,8 @@
-// POSTINGS section layout: an item table (ItemTable.swift) with one item per token, in token
-// order. An item is the list of places that carry the token (all varints):
+// POSTINGS section layout: an item table (ItemTable.swift) with two items per token, in token
+// order: item 2t lists the places that carry token t in a name, item 2t + 1 the places that
+// carry it only in their context (address, admin areas). A query scans both, but knows for
+// each place whether the word can score as a name before decoding its record. An item is a
+// list of places (all varints):
 //   (n << 1) | encoding        n = number of places; encoding 0 = gaps, 1 = bitmap
 //   gaps:    n varints: the first place index, then the gap to each next one
 //   bitmap:  the first place index f, then bytes whose bit i (low bit first) is set when place
@@ -12,8 +15,10 @@
 /// Reads the places that carry each token.
 public struct Postings: @unchecked Sendable {
   let items: ItemTable
-  /// Number of lists (equals the token count).
+  /// Number of lists (twice the token count).
   public var count: Int { items.count }
+  /// Number of tokens: two lists each.
+  public var tokenCount: Int { items.count / 2 }
   let placeCount: Int
 
   /// Reads the section header; `placeCount` bounds every place index.
@@ -22,12 +27,21 @@ public struct Postings: @unchecked Sendable {
     self.placeCount = placeCount
   }
 
-  /// A cursor over the list of token `token`.
-  public func list(_ token: Int) throws -> PostingsCursor {
-    guard token >= 0, token < count else {
+  /// A cursor over the places that carry `token` in a name (`context` false) or only in their
+  /// context (`context` true).
+  public func list(_ token: Int, context: Bool) throws -> PostingsCursor {
+    guard token >= 0, token < tokenCount else {
       throw items.reader.fault("token \(token) has no list", at: 0)
     }
-    var r = try items.item(token)
+    return try list(2 * token + (context ? 1 : 0))
+  }
+
+  /// A cursor over list `item` of the item table.
+  public func list(_ item: Int) throws -> PostingsCursor {
+    guard item >= 0, item < count else {
+      throw items.reader.fault("list \(item) does not exist", at: 0)
+    }
+    var r = try items.item(item)
     let head = try r.varint(below: 2 * placeCount + 2)
     let (n, encoding) = (head >> 1, head & 1)
     var cursor = PostingsCursor(reader: r, remaining: n, count: n, placeCount: placeCount)
@@ -40,11 +54,16 @@ public struct Postings: @unchecked Sendable {
     return cursor
   }
 
-  /// Number of places in the list of `token`.
-  public func length(_ token: Int) throws -> Int { try list(token).count }
+  /// Number of places that carry `token`, in names and contexts.
+  public func length(_ token: Int) throws -> Int {
+    try list(token, context: false).count + list(token, context: true).count
+  }
 
   /// Decodes every list, checking order and range.
   public func verify() throws {
+    guard items.count % 2 == 0 else {
+      throw items.reader.fault("\(items.count) lists: not two per token", at: 0)
+    }
     try items.forEach { t, _ in
       var c = try list(t)
       while try c.next() != nil {}
@@ -117,7 +136,8 @@ public struct PostingsCursor {
 
 /// Writes a POSTINGS section.
 public enum PostingsWriter {
-  /// The section bytes; `lists[t]` holds the strictly increasing place indexes of token `t`.
+  /// The section bytes; `lists[i]` holds the strictly increasing place indexes of item `i`
+  /// (for an index: a token's name list, then its context list).
   public static func serialize(_ lists: [[Int]]) -> [UInt8] {
     var table = ItemTableWriter()
     for list in lists {

@@ -147,6 +147,19 @@ struct RealDataTests {
     #expect(index.placeCount == report.places)
   }
 
+  @Test func sidewalksNamedAfterTheirStreetAreNotPlaces() throws {
+    let (path, report) = try buildShared("manhattan-lower-east-side-2020.osm")
+    // The extract maps sidewalks and crossings as footways carrying the street's name.
+    #expect(report.streetPartsSkipped > 50)
+    let client = try PlacesClient(indexPaths: [path])
+    for street in ["Orchard Street", "East Houston Street", "Delancey Street"] {
+      let s = try client.autocompleteSuggestions(
+        for: AutocompleteRequest(query: street, maxResultCount: 10)
+      ).compactMap(\.placeSuggestion).filter { $0.primaryText.text == street }
+      #expect(s.map(\.types.first) == ["route"], "\(street): \(s.map(\.placeID))")
+    }
+  }
+
   @Test func rebuildIsByteIdentical() throws {
     let a = try buildShared("manhattan-lower-east-side-2020.osm")
     let b = try buildShared("manhattan-lower-east-side-2020.osm")

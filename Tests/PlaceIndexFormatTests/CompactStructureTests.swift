@@ -108,6 +108,57 @@ import Testing
     }
   }
 
+  @Test func postingsTellNamesFromContextsAndRecordsKeepAlternativeNameTokens() throws {
+    var content = IndexContent()
+    content.places = [
+      PlaceRecord(
+        osmKind: 0, osmID: 1, latitudeE7: 471_410_000, longitudeE7: 95_209_000,
+        importance: 900, typeList: 0, primaryText: "Vaduz Cafe", secondaryParts: [],
+        countryCode: "LI", names: [LocalizedName(language: "de", name: "Kaffee Vaduz")],
+        components: [], tokens: []),
+      PlaceRecord(
+        osmKind: 1, osmID: 2, latitudeE7: 471_390_000, longitudeE7: 95_220_000,
+        importance: 100, typeList: 0, primaryText: "Main", secondaryParts: ["Vaduz"],
+        countryCode: "LI", names: [], components: [], tokens: []),
+    ]
+    content.placeTerms = [["cafe", "vaduz"], ["main"]]
+    content.placeAltTerms = [["kaffee"], []]
+    content.placeContextTerms = [[], ["vaduz"]]
+    content.typeNames = ["cafe"]
+    content.typeLists = [[0]]
+    let file = try IndexFile(
+      bytes: MappedBytes(copying: IndexImageWriter.image(content).bytes), path: "roles")
+    let (ts, tb) = try file.requiredBytes(.tokens)
+    let tokens = try TokenDictionary(tb, fileOffset: ts.offset)
+    let (qs, qb) = try file.requiredBytes(.postings)
+    let postings = try Postings(qb, fileOffset: qs.offset, placeCount: 2)
+    try postings.verify()
+    #expect(postings.tokenCount == tokens.count)
+    func places(_ word: String, context: Bool) throws -> [Int] {
+      let id = try #require(try tokens.exactID(word))
+      var c = try postings.list(id, context: context)
+      var out: [Int] = []
+      while let v = try c.next() { out.append(v) }
+      return out
+    }
+    // "vaduz" names place 0 and is the context of place 1.
+    #expect(try places("vaduz", context: false) == [0])
+    #expect(try places("vaduz", context: true) == [1])
+    // An alternative name's word is a name word for the postings.
+    #expect(try places("kaffee", context: false) == [0])
+    #expect(try places("kaffee", context: true) == [])
+    #expect(try postings.length(try #require(try tokens.exactID("vaduz"))) == 2)
+    let sections = try OpenedSections(file)
+    var m = PlaceMatch()
+    try sections.places.match(0, into: &m)
+    #expect(m.altTokens == [try #require(try tokens.exactID("kaffee"))])
+    #expect(!m.tokens.contains(try #require(try tokens.exactID("kaffee"))))
+    try sections.places.match(1, into: &m)
+    #expect(m.altTokens.isEmpty)
+    #expect(m.contextTokens == [try #require(try tokens.exactID("vaduz"))])
+    try sections.places.verify()
+  }
+
   @Test func decodedContextsMatchWhatTheItemsSay() throws {
     let sections = try OpenedSections(try open(tinyImage()))
     let decoded = try sections.places.contexts.decodeAll()

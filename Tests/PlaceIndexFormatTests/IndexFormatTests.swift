@@ -53,7 +53,7 @@ func open(_ bytes: [UInt8]) throws -> IndexFile {
   @Test func headerBytesMatchTheDocumentedLayout() throws {
     let b = tinyImage()
     #expect(Array(b[0..<8]) == [0x89, 0x50, 0x4C, 0x49, 0x44, 0x58, 0x0D, 0x0A])
-    #expect(b[8] == 2 && b[9] == 0)  // major 2, little-endian
+    #expect(b[8] == 3 && b[9] == 0)  // major 3, little-endian
     #expect(b[10] == 0 && b[11] == 0)  // minor 0
     let length = b[16..<24].enumerated().reduce(UInt64(0)) {
       $0 | UInt64($1.element) << (8 * UInt64($1.offset))
@@ -140,10 +140,10 @@ func open(_ bytes: [UInt8]) throws -> IndexFile {
 
   @Test func otherMajorVersionIsRefusedNamingBoth() {
     var b = tinyImage()
-    b[8] = 1
+    b[8] = 2
     #expect(
       throws: IndexFormatError.unsupportedVersion(
-        path: "tiny.placeidx", expected: 2, got: 1, gotMinor: 0)
+        path: "tiny.placeidx", expected: 3, got: 2, gotMinor: 0)
     ) {
       try open(b)
     }

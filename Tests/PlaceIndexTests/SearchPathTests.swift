@@ -145,8 +145,10 @@ struct WholeNameBonusTests {
     let token = ResolvedToken(
       range: 40..<50, exact: nil, typos: [], cost: 10, typedLength: typed)
     let score = try #require(index.textScore(entry, [token], missing: 0))
+    // The one word of the name matched: the full coverage.
     let expected =
-      LoadedIndex.Weight.namePrefix + (bonus ? LoadedIndex.Weight.wholeName : 0)
+      LoadedIndex.Weight.namePrefix + LoadedIndex.Weight.coverage
+      + (bonus ? LoadedIndex.Weight.wholeName : 0)
     #expect(score == expected)
     // Two words typed: the bonus does not wait for three letters.
     entry.tokens = [42, 60]
@@ -155,6 +157,106 @@ struct WholeNameBonusTests {
     let two = try #require(index.textScore(entry, [token, second], missing: 0))
     #expect(
       two == LoadedIndex.Weight.namePrefix + LoadedIndex.Weight.nameExact
-        + LoadedIndex.Weight.wholeName)
+        + LoadedIndex.Weight.coverage + LoadedIndex.Weight.wholeName)
+  }
+
+  @Test func coverageIsTheShareOfTheNameTyped() throws {
+    let index = try LoadedIndex(path: try helsinkiSearchIndex.get())
+    var entry = PlaceMatch()
+    entry.tokens = [42, 60, 70, 80]
+    entry.nameWordCount = 4
+    let word = ResolvedToken(range: 40..<50, exact: nil, typos: [], cost: 10, typedLength: 2)
+    let score = try #require(index.textScore(entry, [word], missing: 0))
+    #expect(score == LoadedIndex.Weight.namePrefix + LoadedIndex.Weight.coverage / 4)
+  }
+
+  @Test func anAlternativeNameScoresBelowThePrimaryNameAndEarnsNoBonus() throws {
+    let index = try LoadedIndex(path: try helsinkiSearchIndex.get())
+    let word = ResolvedToken(range: 42..<43, exact: 42, typos: [], cost: 10, typedLength: 6)
+    var primary = PlaceMatch()
+    primary.tokens = [42]
+    primary.nameWordCount = 1
+    var alternative = PlaceMatch()
+    alternative.tokens = [7]
+    alternative.altTokens = [42]
+    alternative.nameWordCount = 1
+    var context = PlaceMatch()
+    context.tokens = [7]
+    context.contextTokens = [42]
+    context.nameWordCount = 1
+    let w = LoadedIndex.Weight.self
+    let p = try #require(index.textScore(primary, [word], missing: 0))
+    let a = try #require(index.textScore(alternative, [word], missing: 0))
+    let c = try #require(index.textScore(context, [word], missing: 0))
+    #expect(p == w.nameExact + w.coverage + w.wholeName)
+    #expect(a == w.alternativeName * w.nameExact)
+    #expect(c == w.contextExact)
+    #expect(p > a && a > c)
+  }
+}
+
+/// The search's early stops (importance order, places whose word lies only in their context)
+/// give what scoring every place gives.
+@Suite(
+  .enabled(if: TestPaths.sharedOSMAvailable, "needs ../shared/data/osm (set PLACEINDEX_SHARED)"))
+struct SearchOracleTests {
+  /// The best `limit` (score, rank) pairs of every place that matches every word.
+  func everyPlace(
+    _ index: LoadedIndex, _ query: String, filter: AutocompleteFilter, limit: Int
+  ) throws -> [ScoredPlace] {
+    let plan = QueryPlan(query: query, inputOffset: nil)
+    let resolved = try plan.tokens.map { try index.resolve($0, limit: limit) }
+    let context = SearchContext(filter: filter, typeFilter: .any, limit: limit)
+    var all: [ScoredPlace] = []
+    var entry = PlaceMatch()
+    for rank in 0..<index.places.count {
+      try index.places.match(rank, into: &entry)
+      guard let text = index.textScore(entry, resolved, missing: 0) else { continue }
+      let point = Coordinate(
+        latitude: Double(entry.latitudeE7) / 1e7, longitude: Double(entry.longitudeE7) / 1e7)
+      let (geo, distance) = index.geoScore(point, context: context)
+      let importance = LoadedIndex.Weight.importance * Double(entry.importance) / 65535
+      all.append(
+        ScoredPlace(
+          index: index, rank: rank, score: text + importance + geo, distance: distance,
+          latitudeE7: entry.latitudeE7, longitudeE7: entry.longitudeE7))
+    }
+    all.sort { $0.score > $1.score || ($0.score == $1.score && $0.rank < $1.rank) }
+    return Array(all.prefix(limit))
+  }
+
+  @Test func theSearchFindsWhatScoringEveryPlaceFinds() throws {
+    let index = try LoadedIndex(path: try helsinkiSearchIndex.get())
+    let origins: [Coordinate?] = [
+      nil, Coordinate(latitude: 60.1699, longitude: 24.9384),
+      Coordinate(latitude: 60.1589, longitude: 24.9555),
+    ]
+    // Every prefix of names and of a street with a number, one- and two-word queries; the
+    // one-letter ones match most places by their context ("Helsinki", "Finland").
+    // Streets, towns and category words are many places' context: their places rank by it.
+    let texts = [
+      "Kaivokatu", "Stockmann", "Esplanadi 3", "Hotel K", "Suomen Pankki", "Fi", "Helsinki",
+      "Mannerheimintie", "Kluuvi", "pharmacy", "restaurant Kaivokatu",
+    ]
+    var compared = 0
+    for text in texts {
+      let chars = Array(text)
+      for n in 1...chars.count {
+        let query = String(chars[0..<n])
+        for origin in origins {
+          let filter = AutocompleteFilter(origin: origin)
+          let plan = QueryPlan(query: query, inputOffset: nil)
+          let found = try index.search(plan, filter: filter, typeFilter: .any, limit: 10)
+            .filter { $0.score > -LoadedIndex.relaxedPenalty / 2 }
+          let expected = try everyPlace(index, query, filter: filter, limit: 10)
+          #expect(
+            found.map(\.rank) == expected.map(\.rank), "\(query) from \(String(describing: origin))"
+          )
+          #expect(found.map(\.score) == expected.map(\.score))
+          compared += expected.count
+        }
+      }
+    }
+    #expect(compared > 1000)
   }
 }

@@ -5,8 +5,10 @@ struct AssembledPlace: Sendable {
   var record: PlaceRecord
   /// Primary type first, then the generic types.
   var types: [String]
-  /// Folded terms of the place's names.
+  /// Folded terms of the place's primary name (of an address: its street line and street).
   var terms: [String]
+  /// Folded terms only its alternative names carry.
+  var altTerms: [String] = []
   /// Folded terms of its address and admin areas.
   var contextTerms: [String]
 }

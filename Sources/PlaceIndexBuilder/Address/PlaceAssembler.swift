@@ -30,6 +30,8 @@ struct PlaceAssembler {
     var withLocality = 0
     var withFullAddress = 0
     var routesMerged = 0
+    /// Named sidewalks, crossings and signals: parts of a street, not places.
+    var streetPartsSkipped = 0
     var unmappedCombinations: [String: Int] = [:]
   }
 
@@ -42,6 +44,10 @@ struct PlaceAssembler {
     var routeMembers: [Int: [(Int32, Int32)]] = [:]
     for e in elements {
       let classification = rules.classify(e.tags)
+      if classification == nil, PlaceAssembler.isStreetPart(e.tags) {
+        counts.streetPartsSkipped += 1
+        continue
+      }
       guard let place = assemble(e, classification: classification, counts: &counts) else {
         continue
       }
@@ -97,6 +103,17 @@ struct PlaceAssembler {
   }
 
   /// A coarse grid cell name (about 5 km), grouping unlocated streets.
+  /// Whether untyped tags describe a part of a street: a sidewalk or crossing carrying the
+  /// street's name ("Orchard Street" three times over), or a signal or crossing node. Such
+  /// an element answers no search the street does not answer better.
+  static func isStreetPart(_ t: [String: String]) -> Bool {
+    guard let highway = t["highway"], PlaceAssembler.housenumber(t) == nil else { return false }
+    let parts: Set<String> = ["sidewalk", "crossing", "traffic_island"]
+    if let f = t["footway"], parts.contains(f) { return true }
+    if let c = t["cycleway"], parts.contains(c) { return true }
+    return ["crossing", "traffic_signals", "stop", "give_way", "street_lamp"].contains(highway)
+  }
+
   private func cell(of e: ExtractedElement) -> String {
     "\(e.latitudeE7 / 500_000),\(e.longitudeE7 / 500_000)"
   }
@@ -196,7 +213,7 @@ struct PlaceAssembler {
 
     // Search terms: the names (the primary text of an address is its street line), then the
     // context: the address of a named place, the postcode and the admin chain.
-    var nameTexts = [primary] + names.map(\.name)
+    var nameTexts = [primary]
     if name == nil, let street { nameTexts.append(street) }
     var contextTexts: [String] = []
     if name != nil, let streetLine { contextTexts.append(streetLine) }
@@ -208,6 +225,12 @@ struct PlaceAssembler {
     for text in nameTexts {
       terms.formUnion(IndexTerms.terms(for: text, abbreviations: abbreviations))
     }
+    // Terms only the alternative names carry: they match, but rank below the primary name's.
+    var altTerms = Set<String>()
+    for n in names {
+      altTerms.formUnion(IndexTerms.terms(for: n.name, abbreviations: abbreviations))
+    }
+    altTerms.subtract(terms)
     var contextTerms = Set<String>()
     for text in contextTexts {
       contextTerms.formUnion(IndexTerms.terms(for: text, abbreviations: abbreviations))
@@ -221,7 +244,9 @@ struct PlaceAssembler {
       }
     }
     contextTerms.subtract(terms)
+    contextTerms.subtract(altTerms)
     terms = terms.filter { $0.utf8.count <= PlaceAssembler.maxTermBytes }
+    altTerms = altTerms.filter { $0.utf8.count <= PlaceAssembler.maxTermBytes }
     contextTerms = contextTerms.filter { $0.utf8.count <= PlaceAssembler.maxTermBytes }
 
     var record = PlaceRecord(
@@ -231,7 +256,8 @@ struct PlaceAssembler {
       names: names, components: components, tokens: [])
     record.nameWordCount = min(Tokenizer.tokens(primary).count, Int(UInt16.max))
     return AssembledPlace(
-      record: record, types: types, terms: terms.sorted(), contextTerms: contextTerms.sorted())
+      record: record, types: types, terms: terms.sorted(), altTerms: altTerms.sorted(),
+      contextTerms: contextTerms.sorted())
   }
 
   /// The housenumber, combining Czech conscription and street numbers as "3191/17".

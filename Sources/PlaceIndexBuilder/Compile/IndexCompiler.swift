@@ -59,6 +59,7 @@ struct IndexCompiler {
       record.typeList = id
       content.places.append(record)
       content.placeTerms.append(p.terms)
+      content.placeAltTerms.append(p.altTerms)
       content.placeContextTerms.append(p.contextTerms)
     }
     content.typeNames = typeNames

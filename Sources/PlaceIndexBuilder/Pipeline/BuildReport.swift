@@ -27,6 +27,8 @@ public struct BuildReport: Sendable {
 
   /// Places in the index.
   public var places: Int { assemble.places }
+  /// Named sidewalks, crossings and signals left out as parts of their street.
+  public var streetPartsSkipped: Int { assemble.streetPartsSkipped }
 
   /// The report as lines of text.
   public func lines(verbose: Bool) -> [String] {
@@ -37,7 +39,7 @@ public struct BuildReport: Sendable {
       "extract   \(extract)",
       "elements  \(read.nodes) nodes, \(read.ways) ways, \(read.relations) relations (\(read.xmlBytes) XML bytes, \(read.skippedElements) skipped)",
       "missing   \(collect.missingNodeRefs) node refs in ways, \(collect.missingNodeMembers) node / \(collect.missingWayMembers) way / \(collect.missingRelationMembers) relation members; \(collect.waysWithoutGeometry) ways without geometry; \(collect.duplicateElements) duplicate and \(collect.negativeIDs) negative ids",
-      "places    \(places) (\(assemble.routesMerged) street ways merged into routes, \(assemble.unmapped) named places without a mapped type)",
+      "places    \(places) (\(assemble.routesMerged) street ways merged into routes, \(assemble.streetPartsSkipped) sidewalks and crossings left out, \(assemble.unmapped) named places without a mapped type)",
       "admin     \(adminAreas) boundary areas; country \(pct(assemble.withCountry)), locality \(pct(assemble.withLocality)), full address \(pct(assemble.withFullAddress))",
       "index     \(output): \(indexBytes) bytes, \(tokens) tokens, \(places == 0 ? 0 : indexBytes / places) bytes/place"
         + (shards.isEmpty ? "" : " in \(shards.count) shards"),
