@@ -26,3 +26,24 @@ extension CoordinateRegion {
     }
   }
 }
+
+extension CoordinateRegion {
+  /// The farthest a point of the region lies from `point`, in meters, with a margin; infinite
+  /// for a rectangle that crosses the antimeridian.
+  func reach(from point: Coordinate) -> Double {
+    switch self {
+    case .circle(let center, let radius):
+      return (point.distance(to: center) + radius) * 1.01 + 10
+    case .rectangle(let low, let high):
+      guard low.longitude <= high.longitude else { return .infinity }
+      let corners = [
+        low, high, Coordinate(latitude: low.latitude, longitude: high.longitude),
+        Coordinate(latitude: high.latitude, longitude: low.longitude),
+      ]
+      // A small rectangle's farthest point from a point is a corner; a wide one's edges may
+      // bulge past its corners on the sphere, hence the larger margin.
+      let farthest = corners.map { point.distance(to: $0) }.max() ?? .infinity
+      return farthest * 1.05 + 100
+    }
+  }
+}

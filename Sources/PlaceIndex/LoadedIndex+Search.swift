@@ -123,68 +123,46 @@ extension LoadedIndex {
       typedLength: t.utf8.count)
   }
 
-  /// Scores the places of the drivers' postings (in rank order) that match all words but
-  /// exactly `missing`, keeping the best in `best`.
+  /// Scores the places of the drivers' postings that match all words but exactly `missing`,
+  /// keeping the best in `best`: in rank order, and when nearness keeps that from stopping,
+  /// from both ends (``collectNearFirst(after:_:importanceBound:scorer:into:)``).
   private func collect(
     _ resolved: [ResolvedToken], drivers: [Int], missing: Int, context: SearchContext,
     into best: inout TopPlaces
   ) throws {
     var candidates = try Candidates(
       self, resolved: resolved, drivers: drivers, context: context)
-    // The best text score any place can reach: per word a name match, exact only when the
-    // word is a whole token, and the whole-name bonus.
-    var maxText =
-      Weight.coverage + (missing == 0 && Self.mayEarnWholeName(resolved) ? Weight.wholeName : 0)
-    for q in resolved {
-      maxText += q.exact != nil ? Weight.nameExact : Weight.namePrefix
-    }
-    // A place whose single driving word lies only in its context scores that word as context
-    // and earns no whole-name bonus; the coverage needs another word in its name.
-    var maxContextText = maxText
-    if drivers.count == 1 {
-      let d = resolved[drivers[0]]
-      maxContextText -=
-        (d.exact != nil
-          ? Weight.nameExact - Weight.contextExact
-          : Weight.namePrefix - Weight.contextPrefix)
-      if missing == 0 && Self.mayEarnWholeName(resolved) { maxContextText -= Weight.wholeName }
-      if resolved.count == 1 { maxContextText -= Weight.coverage }
-    }
-    let maxGeo = context.focus == nil ? 0 : Weight.nearness
+    var scorer = try PlaceScorer(
+      self, resolved: resolved, drivers: drivers, missing: missing, context: context)
     // The importance of the last record decoded: every later one's is at most this.
     var lastImportance = Double.infinity
-    var entry = PlaceMatch()
-    let decoded = try decodedContexts
+    let maxGeo = scorer.maxGeo
+    var decodes = 0
     while let rank = try candidates.next() {
+      // Nearness keeps this scan from stopping: read the rest from both ends.
+      if decodes == Self.nearFirstAfter && maxGeo > 0,
+        try collectNearFirst(
+          after: rank, &candidates, importanceBound: lastImportance, scorer: &scorer,
+          into: &best)
+      {
+        return
+      }
       // The postings tell, before the record is read, when the word lies in its context alone.
-      if best.isFull && !candidates.mayMatchName
-        && maxContextText + maxGeo + lastImportance < best.worst
+      if best.isFull
+        && scorer.textBound(
+          name: candidates.mayMatchName, exactName: candidates.mayMatchExactName)
+          + maxGeo + lastImportance < best.worst
       {
         continue
       }
-      try places.match(rank, into: &entry, contexts: decoded)
-      let importance = Weight.importance * Double(entry.importance) / 65535
+      let importance = try scorer.decode(rank)
+      decodes += 1
       lastImportance = importance
       // Places come in rank order, so importance only falls from here: stop when even a
       // perfect text and geo match could not enter the results.
-      if best.isFull && maxText + maxGeo + importance < best.worst { break }
-      guard let text = textScore(entry, resolved, missing: missing) else { continue }
-      if best.isFull && text + importance + maxGeo <= best.worst { continue }
-      guard try context.accepts(entry, in: self) else { continue }
-      let point = Coordinate(
-        latitude: Double(entry.latitudeE7) / 1e7, longitude: Double(entry.longitudeE7) / 1e7)
-      if let restriction = context.filter.coordinateRegionRestriction,
-        !restriction.contains(point)
-      {
-        continue
-      }
-      let (geo, distance) = geoScore(point, context: context)
-      let score = text + importance + geo
-      if best.isFull && score <= best.worst { continue }
-      best.insert(
-        ScoredPlace(
-          index: self, rank: rank, score: score, distance: distance,
-          latitudeE7: entry.latitudeE7, longitudeE7: entry.longitudeE7))
+      let laterText = rank > candidates.lastExactName ? scorer.maxPrefixText : scorer.maxText
+      if best.isFull && laterText + maxGeo + importance < best.worst { break }
+      try scorer.score(rank, importance: importance, geoBound: maxGeo, into: &best)
     }
   }
 
@@ -324,6 +302,15 @@ struct Candidates {
 
   /// How many postings the drivers hold (the candidates when no region narrows them).
   let cost: Int
+  /// The drivers' tokens (prefix ranges and typo candidates) whose postings are merged.
+  private(set) var tokens: [Int] = []
+  /// The single driver's exact token, if any.
+  private(set) var exact: Int?
+  /// The last place whose name carries the exact token, or -1: after it, no place can score
+  /// the driving word as a whole name word (`Int.max` when the postings are not read).
+  private(set) var lastExactName = Int.max
+  /// Whether the candidates are the postings (not the places of a restriction region).
+  var arePostings: Bool { merger != nil }
 
   init(_ index: LoadedIndex, resolved: [ResolvedToken], drivers: [Int], context: SearchContext)
     throws
@@ -335,9 +322,14 @@ struct Candidates {
       inRegion = places
       return
     }
-    var lists: [Int] = []
-    for d in drivers { lists += Array(resolved[d].range) + resolved[d].typos }
-    merger = try PostingsMerger(postings: index.postings, tokens: lists)
+    for d in drivers { tokens += Array(resolved[d].range) + resolved[d].typos }
+    exact = drivers.count == 1 ? resolved[drivers[0]].exact : nil
+    merger = try PostingsMerger(postings: index.postings, tokens: tokens, exact: exact)
+    lastExactName = -1
+    if let exact {
+      var c = try index.postings.list(exact, context: false)
+      while let p = try c.next() { lastExactName = p }
+    }
   }
 
   /// The next place rank, each rank once, ascending.
@@ -351,6 +343,10 @@ struct Candidates {
   /// Whether the drivers' words may lie in a name of the place `next()` returned last; false
   /// only when the postings say they lie in its context alone.
   var mayMatchName: Bool { merger?.byName ?? true }
+
+  /// Whether the driver's word may lie in a name of that place as a whole token; false only
+  /// when the postings say it does not.
+  var mayMatchExactName: Bool { merger?.byExactName ?? true }
 }
 
 /// Merges the postings lists of a token range, names and contexts, into one ascending stream
@@ -359,12 +355,16 @@ struct PostingsMerger {
   private var cursors: [PostingsCursor] = []
   /// Whether each cursor reads a context list.
   private var isContext: [Bool] = []
+  /// The cursor index of the exact token's name list, or -1.
+  private var exactCursor = -1
   /// A binary min-heap of (head value, cursor) pairs.
   private var heap: [(value: Int, cursor: Int)] = []
   /// Whether the rank `next()` returned last came from a name list.
   private(set) var byName = false
+  /// Whether it came from the name list of the exact token.
+  private(set) var byExactName = false
 
-  init(postings: Postings, tokens: [Int]) throws {
+  init(postings: Postings, tokens: [Int], exact: Int? = nil) throws {
     cursors.reserveCapacity(2 * tokens.count)
     heap.reserveCapacity(2 * tokens.count)
     for t in tokens {
@@ -373,6 +373,7 @@ struct PostingsMerger {
         if let v = try c.next() {
           cursors.append(c)
           isContext.append(context)
+          if t == exact && !context { exactCursor = cursors.count - 1 }
           heap.append((v, cursors.count - 1))
         }
       }
@@ -389,9 +390,11 @@ struct PostingsMerger {
     guard let top = heap.first else { return nil }
     let value = top.value
     byName = false
+    byExactName = false
     // Advance every cursor whose head is this value.
     while let h = heap.first, h.value == value {
       if !isContext[h.cursor] { byName = true }
+      if h.cursor == exactCursor { byExactName = true }
       if let v = try cursors[h.cursor].next() {
         heap[0].value = v
       } else {

@@ -238,25 +238,36 @@ struct SearchOracleTests {
       "Kaivokatu", "Stockmann", "Esplanadi 3", "Hotel K", "Suomen Pankki", "Fi", "Helsinki",
       "Mannerheimintie", "Kluuvi", "pharmacy", "restaurant Kaivokatu",
     ]
+    // Origins, and biases: every place inside a bias region earns the full nearness bonus.
+    let center = Coordinate(latitude: 60.1699, longitude: 24.9384)
+    let filters =
+      origins.map { AutocompleteFilter(origin: $0) } + [
+        AutocompleteFilter(coordinateRegionBias: .circle(center: center, radiusMeters: 400)),
+        AutocompleteFilter(
+          coordinateRegionBias: .rectangle(
+            low: Coordinate(latitude: 60.165, longitude: 24.93),
+            high: Coordinate(latitude: 60.172, longitude: 24.95))),
+        AutocompleteFilter(
+          origin: Coordinate(latitude: 60.1589, longitude: 24.9555),
+          coordinateRegionBias: .circle(center: center, radiusMeters: 300)),
+      ]
     var compared = 0
     for text in texts {
       let chars = Array(text)
       for n in 1...chars.count {
         let query = String(chars[0..<n])
-        for origin in origins {
-          let filter = AutocompleteFilter(origin: origin)
+        for filter in filters {
           let plan = QueryPlan(query: query, inputOffset: nil)
           let found = try index.search(plan, filter: filter, typeFilter: .any, limit: 10)
             .filter { $0.score > -LoadedIndex.relaxedPenalty / 2 }
           let expected = try everyPlace(index, query, filter: filter, limit: 10)
           #expect(
-            found.map(\.rank) == expected.map(\.rank), "\(query) from \(String(describing: origin))"
-          )
+            found.map(\.rank) == expected.map(\.rank), "\(query) with \(filter)")
           #expect(found.map(\.score) == expected.map(\.score))
           compared += expected.count
         }
       }
     }
-    #expect(compared > 1000)
+    #expect(compared > 3000)
   }
 }

@@ -1,0 +1,157 @@
+import Foundation
+import PlaceCore
+import PlaceIndexFormat
+
+/// A search with an origin or a bias, read from both ends: by importance and by distance.
+///
+/// Nearness lets any matching place near the focus be the best, whatever its importance, so
+/// a scan in importance order alone cannot stop early: a one-letter query with an origin
+/// would read every place that matches it. This scan takes turns between two streams, as in
+/// Fagin's threshold algorithm:
+/// - the postings, in rank order (importance descending): every place not yet seen has at
+///   most the importance of the last one read from them;
+/// - the places in growing rings around the focus, from the GEO section (boxes of circles of
+///   250 m, 500 m, ... 32 km): once a ring is read, every place not yet seen lies outside it
+///   and earns at most the nearness of its radius.
+///
+/// It stops when even a perfect text match with both bounds could not enter the results.
+/// The rings start beyond a bias region's farthest point, since every place inside the
+/// region earns the full bonus.
+extension LoadedIndex {
+  /// Radii of the rings, in meters.
+  static let ringRadii: [Double] = [250, 500, 1_000, 2_000, 4_000, 8_000, 16_000, 32_000]
+  /// At most this many places whose name carries the typed word whole are read first.
+  static let exactNamesFirst = 64
+  /// Records a scan in rank order reads before it turns to reading from both ends.
+  static let nearFirstAfter = 256
+
+  /// Scores the rest of the candidates from both ends into `best`, from `rank` (not yet
+  /// read) on; the scan in rank order read every candidate before it, the last with weighted
+  /// importance `importanceBound`. False (nothing done) when there is no focus or the
+  /// candidates come from a restriction region.
+  func collectNearFirst(
+    after rank: Int, _ candidates: inout Candidates, importanceBound: Double,
+    scorer: inout PlaceScorer, into best: inout TopPlaces
+  ) throws -> Bool {
+    let context = scorer.context
+    guard context.regionLookup, candidates.arePostings, let focus = context.focus else {
+      return false
+    }
+    var reach = 0.0
+    if let bias = context.filter.coordinateRegionBias {
+      reach = bias.reach(from: focus)
+    }
+    let radii = Self.ringRadii.filter { $0 > reach }
+    guard !radii.isEmpty else { return false }
+    // The places that carry a driving word: in a name, or in their context only.
+    var inName = PlaceSet(count: places.count)
+    var inContext = PlaceSet(count: places.count)
+    var inExactName = PlaceSet(count: places.count)
+    var exactNames: [Int] = []
+    if let e = candidates.exact {
+      var c = try postings.list(e, context: false)
+      while let p = try c.next() {
+        inExactName.insert(p)
+        if p >= rank { exactNames.append(p) }
+      }
+    }
+    for t in candidates.tokens {
+      var c = try postings.list(t, context: false)
+      while let p = try c.next() { inName.insert(p) }
+      c = try postings.list(t, context: true)
+      while let p = try c.next() { inContext.insert(p) }
+    }
+    // Places below `first` were read in rank order; the others as they are seen here.
+    let first = rank
+    var seen = PlaceSet(count: places.count)
+    // The few places whose name carries the word typed whole come first: then every other
+    // place can score it only as a prefix.
+    var exactNamesSeen = false
+    if exactNames.count <= Self.exactNamesFirst {
+      for p in exactNames {
+        seen.insert(p)
+        let importance = try scorer.decode(p)
+        try scorer.score(p, importance: importance, geoBound: scorer.maxGeo, into: &best)
+      }
+      exactNamesSeen = true
+    }
+    let nearness = Weight.nearness
+    let scale = Weight.nearnessScale
+    // Bounds for the places not seen yet.
+    var importanceBound = importanceBound
+    var geoBound = scorer.maxGeo
+    var next: (rank: Int, text: Double)? = (
+      rank,
+      scorer.textBound(
+        name: candidates.mayMatchName, exactName: candidates.mayMatchExactName)
+    )
+    // The ring being read.
+    var ringIndex = 0
+    var ring: [Int]? = try placesNear(
+      .circle(center: focus, radiusMeters: radii[0]), limit: candidates.cost)
+    var ringPosition = 0
+    while true {
+      let unseenText =
+        exactNamesSeen || (next?.rank ?? .max) > candidates.lastExactName
+        ? scorer.maxPrefixText : scorer.maxText
+      if best.isFull && unseenText + importanceBound + geoBound < best.worst { return true }
+      // One place from the postings; when they end, every candidate was seen.
+      guard let (rank, text) = next else { return true }
+      next = try candidates.next().map {
+        (
+          $0,
+          scorer.textBound(
+            name: candidates.mayMatchName, exactName: candidates.mayMatchExactName)
+        )
+      }
+      if !seen.contains(rank) {
+        seen.insert(rank)
+        if !best.isFull || text + importanceBound + geoBound >= best.worst {
+          let importance = try scorer.decode(rank)
+          importanceBound = importance
+          try scorer.score(rank, importance: importance, geoBound: geoBound, into: &best)
+        }
+      }
+      // One place from the ring.
+      guard let places = ring else { continue }
+      var scored = false
+      while !scored && ringPosition < places.count {
+        let rank = places[ringPosition]
+        ringPosition += 1
+        guard rank >= first && !seen.contains(rank) else { continue }
+        let name = inName.contains(rank)
+        guard name || inContext.contains(rank) else { continue }
+        seen.insert(rank)
+        let text = scorer.textBound(name: name, exactName: inExactName.contains(rank))
+        if best.isFull && text + importanceBound + geoBound < best.worst { continue }
+        let importance = try scorer.decode(rank)
+        try scorer.score(rank, importance: importance, geoBound: geoBound, into: &best)
+        scored = true
+      }
+      if ringPosition == places.count {
+        // The ring is read: every place not seen lies outside its circle.
+        geoBound = nearness * exp(-radii[ringIndex] / scale)
+        ringIndex += 1
+        ringPosition = 0
+        ring =
+          ringIndex < radii.count
+          ? try placesNear(
+            .circle(center: focus, radiusMeters: radii[ringIndex]), limit: candidates.cost)
+          : nil
+      }
+    }
+  }
+}
+
+/// A set of place ranks as a bitmap.
+struct PlaceSet {
+  private var words: [UInt64]
+
+  init(count: Int) { words = Array(repeating: 0, count: (count + 63) / 64) }
+
+  @inline(__always)
+  func contains(_ rank: Int) -> Bool { words[rank >> 6] & (1 << UInt64(rank & 63)) != 0 }
+
+  @inline(__always)
+  mutating func insert(_ rank: Int) { words[rank >> 6] |= 1 << UInt64(rank & 63) }
+}

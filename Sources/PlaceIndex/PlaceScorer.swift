@@ -1,0 +1,95 @@
+import Foundation
+import PlaceCore
+import PlaceIndexFormat
+
+/// Scores places for one pass of a search: decodes a record, matches it against the typed
+/// words, applies the filters and inserts it into the results when it ranks.
+struct PlaceScorer {
+  let index: LoadedIndex
+  let resolved: [ResolvedToken]
+  let missing: Int
+  let context: SearchContext
+  /// The best text score any place can reach: per word a name match (exact only when the
+  /// word is a whole token), the coverage, and the whole-name bonus.
+  let maxText: Double
+  /// The best text score of a place whose single driving word lies only in its context: that
+  /// word scores as context, and there is no whole-name bonus; the coverage needs another
+  /// word in its name.
+  let maxContextText: Double
+  /// The best text score of a place whose single driving word, typed whole, lies in its name
+  /// only as a prefix of a longer word.
+  let maxPrefixText: Double
+  /// The best geo score: the full nearness bonus when there is a focus.
+  let maxGeo: Double
+  private var entry = PlaceMatch()
+  private let decoded: DecodedContexts
+
+  init(
+    _ index: LoadedIndex, resolved: [ResolvedToken], drivers: [Int], missing: Int,
+    context: SearchContext
+  ) throws {
+    typealias W = LoadedIndex.Weight
+    self.index = index
+    self.resolved = resolved
+    self.missing = missing
+    self.context = context
+    let wholeName = missing == 0 && LoadedIndex.mayEarnWholeName(resolved)
+    var text = W.coverage + (wholeName ? W.wholeName : 0)
+    for q in resolved { text += q.exact != nil ? W.nameExact : W.namePrefix }
+    maxText = text
+    var contextText = text
+    var prefixText = text
+    if drivers.count == 1 {
+      let d = resolved[drivers[0]]
+      if d.exact != nil { prefixText -= W.nameExact - W.namePrefix }
+      contextText -=
+        d.exact != nil ? W.nameExact - W.contextExact : W.namePrefix - W.contextPrefix
+      if wholeName { contextText -= W.wholeName }
+      if resolved.count == 1 { contextText -= W.coverage }
+    }
+    maxContextText = contextText
+    maxPrefixText = prefixText
+    maxGeo = context.focus == nil ? 0 : W.nearness
+    decoded = try index.decodedContexts
+  }
+
+  /// The best text score of a place, from what the postings tell of it: whether the driving
+  /// word may lie in its name, and whether as a whole token there.
+  @inline(__always)
+  func textBound(name: Bool, exactName: Bool) -> Double {
+    name ? (exactName ? maxText : maxPrefixText) : maxContextText
+  }
+
+  /// Decodes the record of place `rank`; returns its weighted importance.
+  @inline(__always)
+  mutating func decode(_ rank: Int) throws -> Double {
+    try index.places.match(rank, into: &entry, contexts: decoded)
+    return LoadedIndex.Weight.importance * Double(entry.importance) / 65535
+  }
+
+  /// Scores the place ``decode(_:)`` read last into `best`, when it matches the words and
+  /// passes the filters; `geoBound` is the most geo score it can earn.
+  @inline(__always)
+  mutating func score(_ rank: Int, importance: Double, geoBound: Double, into best: inout TopPlaces)
+    throws
+  {
+    guard let text = index.textScore(entry, resolved, missing: missing) else { return }
+    // Ties with the worst place still go to `insert`, which orders them by rank.
+    if best.isFull && text + importance + geoBound < best.worst { return }
+    guard try context.accepts(entry, in: index) else { return }
+    let point = Coordinate(
+      latitude: Double(entry.latitudeE7) / 1e7, longitude: Double(entry.longitudeE7) / 1e7)
+    if let restriction = context.filter.coordinateRegionRestriction,
+      !restriction.contains(point)
+    {
+      return
+    }
+    let (geo, distance) = index.geoScore(point, context: context)
+    let score = text + importance + geo
+    if best.isFull && score < best.worst { return }
+    best.insert(
+      ScoredPlace(
+        index: index, rank: rank, score: score, distance: distance,
+        latitudeE7: entry.latitudeE7, longitudeE7: entry.longitudeE7))
+  }
+}
