@@ -3,6 +3,9 @@ import PlaceIndexFormat
 extension LoadedIndex {
   /// The most typo candidates one query token gathers.
   static let maxTypoCandidates = 256
+  /// A typo walk jumps past the words that share a dead prefix up to this long (past longer
+  /// ones it reads on: few words share them).
+  static let typoSkipDepth = 3
 
   /// Token ids within the allowed edits of `token` (first letter fixed), outside `range`.
   ///
@@ -19,16 +22,30 @@ extension LoadedIndex {
     guard !firstRange.isEmpty else { return [] }
     var walk = TypoWalk(query: query, limit: limit)
     var out: [Int] = []
-    var b = firstRange.lowerBound / tokens.blockSize
-    while b * tokens.blockSize < firstRange.upperBound && out.count < Self.maxTypoCandidates {
-      try tokens.scanBlock(b) { id, word in
-        guard id < firstRange.upperBound else { return false }
-        if id >= firstRange.lowerBound, !range.contains(id), walk.matches(word) {
+    var next = firstRange.lowerBound
+    while next < firstRange.upperBound && out.count < Self.maxTypoCandidates {
+      // The first token past a prefix that no word starting with it can match.
+      var skipTo: [UInt8]? = nil
+      try tokens.scanBlock(next / tokens.blockSize) { id, word in
+        guard id < firstRange.upperBound else {
+          next = firstRange.upperBound
+          return false
+        }
+        guard id >= next else { return true }
+        next = id + 1
+        guard !range.contains(id) else { return true }
+        if walk.matches(word) {
           out.append(id)
+        } else if walk.deadDepth > 0 && walk.deadDepth <= Self.typoSkipDepth {
+          // Every later word that shares the dead prefix fails too: jump past them.
+          var prefix = Array(word[0..<walk.deadDepth])
+          prefix[prefix.count - 1] &+= 1
+          skipTo = prefix
+          return false
         }
         return out.count < Self.maxTypoCandidates
       }
-      b += 1
+      if let skipTo { next = max(next, try tokens.lowerBound(skipTo)) }
     }
     return out
   }
@@ -37,6 +54,9 @@ extension LoadedIndex {
 /// The distance table of one query against a run of sorted words, reused across the prefix
 /// that consecutive words share (the Levenshtein walk of a trie, over a sorted list).
 struct TypoWalk {
+  /// After ``matches(_:)`` returned false: the length of the candidate's prefix past which no
+  /// word can come back within the limit, or 0.
+  private(set) var deadDepth = 0
   /// The query's bytes.
   private let query: [UInt8]
   /// Edits allowed.
@@ -81,10 +101,13 @@ struct TypoWalk {
     let reusable = min(computed, n)
     while shared < reusable && word[shared] == candidate[shared] { shared += 1 }
     // A dead column pair inside the shared prefix: nothing past it can come back.
+    deadDepth = 0
     var j = 1
     while j <= shared {
       if j >= 2 && columnMin[j] > limit && columnMin[j - 1] > limit {
-        return best[j] <= limit
+        if best[j] <= limit { return true }
+        deadDepth = j
+        return false
       }
       j += 1
     }
@@ -124,7 +147,9 @@ struct TypoWalk {
         best[column] = min(best[column - 1], hi == m ? t[base + m] : cap)
         computed = column
         if column >= 2 && low > limit32 && columnMin[column - 1] > limit32 {
-          return best[column] <= limit32
+          if best[column] <= limit32 { return true }
+          deadDepth = column
+          return false
         }
         column += 1
       }

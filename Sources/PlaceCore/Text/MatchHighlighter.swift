@@ -36,7 +36,7 @@ public enum MatchHighlighter {
     var ranges: [Range<Int>] = []
     for index in folds.indices {
       let primary = folds[index].scalars
-      var mayHaveTerms: Bool? = nil
+      var otherTerms: OtherTerms? = nil
       var terms: [IndexTerm]? = nil
       for query in queries {
         if primary.starts(with: query) {
@@ -49,11 +49,17 @@ public enum MatchHighlighter {
         let runsOn =
           index + 1 < folds.count && query.count > primary.count && query.starts(with: primary)
         if !runsOn {
-          if mayHaveTerms == nil {
-            mayHaveTerms = hasOtherTerms(
+          if otherTerms == nil {
+            otherTerms = Self.otherTerms(
               primary, range: spans[index], in: scalars, abbreviations: abbreviations)
           }
-          if mayHaveTerms == false { continue }
+          switch otherTerms! {
+          case .none: continue
+          // Every term starts with one of the token's own letters.
+          case .ownLetters(let extra):
+            if !primary.contains(query[0]) && !extra.contains(query[0]) { continue }
+          case .any: break
+          }
         }
         if terms == nil {
           let own = token(index)
@@ -117,25 +123,45 @@ public enum MatchHighlighter {
     return queries
   }
 
-  /// Whether a token can have index terms besides its primary fold, other than glued to the
+  /// Which index terms a token can have besides its primary fold (other than joined with the
+  /// next token).
+  private enum OtherTerms {
+    /// None.
+    case none
+    /// Only terms that start with one of its own folded letters or with one of `extra`: an
+    /// ASCII token with digits (number parts), an apostrophe, a compound or abbreviated
+    /// street word (its pieces), or an abbreviation (its expansions' first letters in
+    /// `extra`).
+    case ownLetters(extra: [Unicode.Scalar])
+    /// Any: a token with letters beyond ASCII (transliterations).
+    case any
+  }
+
+  /// Which index terms a token can have besides its primary fold, other than glued to the
   /// next token: the conditions under which ``IndexTerms`` adds alternate folds, number
   /// parts, elision tails, abbreviation variants and compound forms.
-  private static func hasOtherTerms(
+  private static func otherTerms(
     _ primary: [Unicode.Scalar], range: Range<Int>, in scalars: [Unicode.Scalar],
     abbreviations: Abbreviations
-  ) -> Bool {
+  ) -> OtherTerms {
+    var apostrophe = false
     for scalar in scalars[range] {
-      if scalar.value >= 0xC0 || TextScalars.isApostrophe(scalar.value) { return true }
+      if scalar.value >= 0xC0 { return .any }
+      if TextScalars.isApostrophe(scalar.value) { apostrophe = true }
     }
-    if primary.contains(where: { $0.value &- 0x30 < 10 }) { return true }
+    let variants = abbreviations.variants(of: text(of: primary))
+    if !variants.isEmpty { return .ownLetters(extra: variants.compactMap(\.unicodeScalars.first)) }
+    if apostrophe || primary.contains(where: { $0.value &- 0x30 < 10 }) {
+      return .ownLetters(extra: [])
+    }
     if let key = Abbreviations.endingKey(primary[...]), abbreviations.suffixEndings.contains(key) {
-      return true
+      return .ownLetters(extra: [])
     }
     let followedByPeriod = range.upperBound < scalars.count && scalars[range.upperBound] == "."
     if followedByPeriod, let last = primary.last, abbreviations.suffixLetters.contains(last.value) {
-      return true
+      return .ownLetters(extra: [])
     }
-    return !abbreviations.variants(of: text(of: primary)).isEmpty
+    return .none
   }
 
   /// The string of folded scalars, built straight from bytes when they are all ASCII (the
