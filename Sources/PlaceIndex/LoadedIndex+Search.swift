@@ -4,7 +4,9 @@ import PlaceIndexFormat
 
 /// A place found for a request, with its score, before it becomes a suggestion.
 struct ScoredPlace {
-  var index: LoadedIndex
+  /// Which of the client's indexes holds it (set by the client; the search holds no
+  /// reference to its index, so that threads do not share a reference count per result).
+  var shard = 0
   var rank: Int
   var score: Double
   var distance: Double?

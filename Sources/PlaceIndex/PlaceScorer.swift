@@ -89,7 +89,7 @@ struct PlaceScorer {
     if best.isFull && score < best.worst { return }
     best.insert(
       ScoredPlace(
-        index: index, rank: rank, score: score, distance: distance,
+        rank: rank, score: score, distance: distance,
         latitudeE7: entry.latitudeE7, longitudeE7: entry.longitudeE7))
   }
 }

@@ -36,10 +36,14 @@ public final class PlacesClient: Sendable {
     if let code = try plusCodeSuggestion(request) { return [.place(code)] }
     let limit = max(1, request.maxResultCount)
     var found: [ScoredPlace] = []
-    for index in indexes {
+    for (shard, index) in indexes.enumerated() {
       do {
-        found += try index.search(
+        for var p in try index.search(
           plan, filter: request.filter, typeFilter: typeFilter, limit: limit * 2)
+        {
+          p.shard = shard
+          found.append(p)
+        }
       } catch let e as IndexFormatError {
         throw .index(e.withPath(index.file.path))
       } catch {
@@ -49,9 +53,15 @@ public final class PlacesClient: Sendable {
     found.sort { $0.score > $1.score || ($0.score == $1.score && $0.rank < $1.rank) }
     var suggestions: [AutocompletePlaceSuggestion] = []
     var seen: [(String, String, Coordinate)] = []
+    var tables = [Abbreviations?](repeating: nil, count: indexes.count)
     for f in found {
       guard suggestions.count < limit else { break }
-      guard let s = try? suggestion(for: f, plan: plan, filter: request.filter) else { continue }
+      // Each index's abbreviations are fetched once per request: the cell takes a lock and
+      // the table's storage is shared by every thread.
+      if tables[f.shard] == nil { tables[f.shard] = try? indexes[f.shard].abbreviations }
+      guard let a = tables[f.shard],
+        let s = try? suggestion(for: f, plan: plan, filter: request.filter, abbreviations: a)
+      else { continue }
       // The same shop mapped as node and building: same name and primary type, close together.
       let point = Coordinate(
         latitude: Double(f.latitudeE7) / 1e7, longitude: Double(f.longitudeE7) / 1e7)
@@ -93,10 +103,10 @@ public final class PlacesClient: Sendable {
   }
 
   /// Builds the displayed suggestion of a scored place.
-  func suggestion(for f: ScoredPlace, plan: QueryPlan, filter: AutocompleteFilter) throws
-    -> AutocompletePlaceSuggestion
-  {
-    let index = f.index
+  func suggestion(
+    for f: ScoredPlace, plan: QueryPlan, filter: AutocompleteFilter, abbreviations a: Abbreviations
+  ) throws -> AutocompletePlaceSuggestion {
+    let index = indexes[f.shard]
     let e = try index.places.entry(f.rank)
     var primary = try index.strings.string(e.primaryText)
     if let lang = filter.languageCode?.lowercased(), !lang.isEmpty {
@@ -114,7 +124,6 @@ public final class PlacesClient: Sendable {
       parts.removeLast()
     }
     let secondary = parts.joined(separator: ", ")
-    let a = try index.abbreviations
     let primaryMatches = MatchHighlighter.matches(
       queryTokens: plan.tokens, in: primary, abbreviations: a)
     let secondaryMatches = MatchHighlighter.matches(

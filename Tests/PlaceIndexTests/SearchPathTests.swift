@@ -218,7 +218,7 @@ struct SearchOracleTests {
       let importance = LoadedIndex.Weight.importance * Double(entry.importance) / 65535
       all.append(
         ScoredPlace(
-          index: index, rank: rank, score: text + importance + geo, distance: distance,
+          rank: rank, score: text + importance + geo, distance: distance,
           latitudeE7: entry.latitudeE7, longitudeE7: entry.longitudeE7))
     }
     all.sort { $0.score > $1.score || ($0.score == $1.score && $0.rank < $1.rank) }
