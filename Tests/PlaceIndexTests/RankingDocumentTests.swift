@@ -1,0 +1,29 @@
+import Foundation
+import TestSupport
+import Testing
+
+@testable import PlaceIndex
+
+/// docs/RANKING.md states the weights the code uses.
+@Suite struct RankingDocumentTests {
+  @Test func theRankingPageStatesTheWeightsInTheCode() throws {
+    let doc = try String(
+      contentsOf: TestPaths.repoRoot.appendingPathComponent("docs/RANKING.md"), encoding: .utf8)
+    typealias W = LoadedIndex.Weight
+    let statements = [
+      "| name | \(W.nameExact) | \(W.namePrefix) |",
+      "| alternative name only | \(W.alternativeName) × \(W.nameExact) | \(W.alternativeName) × \(W.namePrefix) |",
+      "| context only | \(W.contextExact) | \(W.contextPrefix) |",
+      "counts \(W.typoShare) of a prefix match",
+      "plus \(W.coverage) × the share of the name's words",
+      "plus \(W.wholeName) when the typed words cover every word",
+      "\(W.importance) × the place's importance",
+      "\(W.nearness) × exp(−distance / \(Int(W.nearnessScale / 1000)) km)",
+      "earns it from \(LoadedIndex.wholeNameMinimum) letters on",
+      "After \(LoadedIndex.nearFirstAfter) records",
+    ]
+    for s in statements {
+      #expect(doc.contains(s), "docs/RANKING.md should say: \(s)")
+    }
+  }
+}
