@@ -115,22 +115,55 @@ public struct ContextTable: @unchecked Sendable {
 
   /// Every context's matching data, decoded once (parents merged into their children), so
   /// that a query reads arrays instead of walking items for each candidate.
+  /// Each parent is read once, and its context tokens are merged into each child's (both
+  /// sorted), which gives what ``match(_:into:)`` gives context by context.
   public func decodeAll() throws -> DecodedContexts {
-    var m = PlaceMatch()
     var latitude: [Int64] = []
     var longitude: [Int64] = []
     var country: [Int] = []
     var ids: [Int] = []
     var bounds: [Int] = [0]
+    latitude.reserveCapacity(count)
+    longitude.reserveCapacity(count)
+    country.reserveCapacity(count)
+    bounds.reserveCapacity(2 * count + 1)
+    var parents: [Int: (tokens: [Int], country: Int)] = [:]
+    var names: [Int] = []
+    var own: [Int] = []
     for id in 0..<count {
-      let point = try match(id, into: &m)
-      latitude.append(point.latitude)
-      longitude.append(point.longitude)
-      country.append(m.countryCode.map { $0 + 1 } ?? 0)
-      ids.append(contentsOf: m.tokens)
+      var (_, parent, lat, lon, cc) = try head(id, names: &names, tokens: &own)
+      latitude.append(lat)
+      longitude.append(lon)
+      ids.append(contentsOf: names)
       bounds.append(ids.count)
-      ids.append(contentsOf: m.contextTokens)
+      if let parent {
+        var p: (tokens: [Int], country: Int)
+        if let known = parents[parent] {
+          p = known
+        } else {
+          var tokens: [Int] = []
+          let (_, parentCountry) = try parentHead(parent, tokens: &tokens)
+          p = (tokens, parentCountry)
+          parents[parent] = p
+        }
+        if cc == 0 { cc = p.country }
+        // Both sorted: merge, keeping repeats as a sort of the two would.
+        var i = 0
+        var j = 0
+        while i < own.count || j < p.tokens.count {
+          if j == p.tokens.count || (i < own.count && own[i] <= p.tokens[j]) {
+            ids.append(own[i])
+            i += 1
+          } else {
+            ids.append(p.tokens[j])
+            j += 1
+          }
+        }
+      } else {
+        ids.append(contentsOf: own)
+      }
       bounds.append(ids.count)
+      country.append(cc)
     }
     return DecodedContexts(
       latitude: latitude, longitude: longitude, country: country, ids: ids, bounds: bounds)
