@@ -20,6 +20,8 @@ import PlaceIndexFormat
 extension LoadedIndex {
   /// Radii of the rings, in meters.
   static let ringRadii: [Double] = [250, 500, 1_000, 2_000, 4_000, 8_000, 16_000, 32_000]
+  /// Most places in a ring.
+  static let ringPlaces = 4096
   /// At most this many places whose name carries the typed word whole are read first.
   static let exactNamesFirst = 64
   /// Records a scan in rank order reads before it turns to reading from both ends.
@@ -55,12 +57,20 @@ extension LoadedIndex {
         if p >= rank { exactNames.append(p) }
       }
     }
+    // Once no place whose word lies only in its context can enter, those lists (often a
+    // town's name, in every place's context) are not read.
+    let contextsCount =
+      !candidates.droppedContextLists
+      && (!best.isFull
+        || scorer.maxContextText + scorer.maxGeo + importanceBound >= best.worst)
     for t in candidates.tokens {
       var c = try postings.list(t, context: false)
       while let p = try c.next() { inName.insert(p) }
+      guard contextsCount else { continue }
       c = try postings.list(t, context: true)
       while let p = try c.next() { inContext.insert(p) }
     }
+    if !contextsCount { candidates.dropContextLists() }
     // Places below `first` were read in rank order; the others as they are seen here.
     let first = rank
     var seen = PlaceSet(count: places.count)
@@ -80,15 +90,16 @@ extension LoadedIndex {
     // Bounds for the places not seen yet.
     var importanceBound = importanceBound
     var geoBound = scorer.maxGeo
-    var next: (rank: Int, text: Double)? = (
-      rank,
-      scorer.textBound(
-        name: candidates.mayMatchName, exactName: candidates.mayMatchExactName)
+    // The next place from the postings, read one ahead, and what the postings tell of it.
+    var next: (rank: Int, name: Bool, exactName: Bool)? = (
+      rank, candidates.mayMatchName, candidates.mayMatchExactName
     )
-    // The ring being read.
+    // The ring being read; a ring of more places than this ends the rings (reading it would
+    // cost more than the postings it could spare).
+    let ringLimit = min(candidates.cost, Self.ringPlaces)
     var ringIndex = 0
     var ring: [Int]? = try placesNear(
-      .circle(center: focus, radiusMeters: radii[0]), limit: candidates.cost)
+      .circle(center: focus, radiusMeters: radii[0]), limit: ringLimit, sorted: false)
     var ringPosition = 0
     while true {
       let unseenText =
@@ -96,20 +107,20 @@ extension LoadedIndex {
         ? scorer.maxPrefixText : scorer.maxText
       if best.isFull && unseenText + importanceBound + geoBound < best.worst { return true }
       // One place from the postings; when they end, every candidate was seen.
-      guard let (rank, text) = next else { return true }
+      guard let (rank, name, exactName) = next else { return true }
       next = try candidates.next().map {
-        (
-          $0,
-          scorer.textBound(
-            name: candidates.mayMatchName, exactName: candidates.mayMatchExactName)
-        )
+        ($0, candidates.mayMatchName, candidates.mayMatchExactName)
       }
       if !seen.contains(rank) {
         seen.insert(rank)
+        let text = scorer.textBound(name: name, exactName: exactName)
         if !best.isFull || text + importanceBound + geoBound >= best.worst {
           let importance = try scorer.decode(rank)
           importanceBound = importance
           try scorer.score(rank, importance: importance, geoBound: geoBound, into: &best)
+        } else if !name {
+          // No later place of the postings whose word lies only in its context can enter.
+          candidates.dropContextLists()
         }
       }
       // One place from the ring.
@@ -136,7 +147,8 @@ extension LoadedIndex {
         ring =
           ringIndex < radii.count
           ? try placesNear(
-            .circle(center: focus, radiusMeters: radii[ringIndex]), limit: candidates.cost)
+            .circle(center: focus, radiusMeters: radii[ringIndex]), limit: ringLimit,
+            sorted: false)
           : nil
       }
     }

@@ -155,6 +155,9 @@ extension LoadedIndex {
           name: candidates.mayMatchName, exactName: candidates.mayMatchExactName)
           + maxGeo + lastImportance < best.worst
       {
+        // No later place whose word lies only in its context can enter either: stop reading
+        // those lists (a town's or country's name is every place's context there).
+        if !candidates.mayMatchName { candidates.dropContextLists() }
         continue
       }
       let importance = try scorer.decode(rank)
@@ -342,6 +345,12 @@ struct Candidates {
     return inRegion[position]
   }
 
+  /// Stops reading the drivers' context lists: later places come from their name lists only.
+  mutating func dropContextLists() { merger?.dropContextLists() }
+
+  /// Whether the context lists were dropped.
+  var droppedContextLists: Bool { merger?.droppedContextLists ?? false }
+
   /// Whether the drivers' words may lie in a name of the place `next()` returned last; false
   /// only when the postings say they lie in its context alone.
   var mayMatchName: Bool { merger?.byName ?? true }
@@ -380,6 +389,21 @@ struct PostingsMerger {
         }
       }
     }
+    var i = heap.count / 2
+    while i > 0 {
+      i -= 1
+      siftDown(i)
+    }
+  }
+
+  /// Whether ``dropContextLists()`` was called.
+  private(set) var droppedContextLists = false
+
+  /// Removes the context lists' cursors: the stream goes on with the name lists only.
+  mutating func dropContextLists() {
+    guard !droppedContextLists else { return }
+    droppedContextLists = true
+    heap.removeAll { isContext[$0.cursor] }
     var i = heap.count / 2
     while i > 0 {
       i -= 1

@@ -44,9 +44,10 @@ public struct GeoTable: @unchecked Sendable {
 
   /// The places whose cells may lie in the box of latitudes `south...north` and longitudes
   /// `west...east` (1e-7 degrees; west > east crosses the antimeridian), sorted by place
-  /// index; nil when there are more than `limit`. A superset: the caller checks positions.
+  /// index unless `sorted` is false; nil when there are more than `limit`. A superset: the
+  /// caller checks positions.
   public func candidates(
-    southE7: Int64, northE7: Int64, westE7: Int64, eastE7: Int64, limit: Int
+    southE7: Int64, northE7: Int64, westE7: Int64, eastE7: Int64, limit: Int, sorted: Bool = true
   ) throws -> [Int]? {
     let y0 = HilbertCurve.y(latitudeE7: southE7)
     let y1 = HilbertCurve.y(latitudeE7: northE7)
@@ -88,7 +89,7 @@ public struct GeoTable: @unchecked Sendable {
       }
     }
     guard out.count <= limit else { return nil }
-    out.sort()
+    if sorted { out.sort() }
     return out
   }
 
