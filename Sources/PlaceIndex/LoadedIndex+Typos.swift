@@ -26,7 +26,10 @@ extension LoadedIndex {
     while next < firstRange.upperBound && out.count < Self.maxTypoCandidates {
       // The first token past a prefix that no word starting with it can match.
       var skipTo: [UInt8]? = nil
-      try tokens.scanBlock(next / tokens.blockSize) { id, word in
+      // The prefix the token shares with the last one walked (0 across blocks).
+      var run = 0
+      try tokens.scanBlock(next / tokens.blockSize) { id, word, shared in
+        run = min(run, shared)
         guard id < firstRange.upperBound else {
           next = firstRange.upperBound
           return false
@@ -34,7 +37,8 @@ extension LoadedIndex {
         guard id >= next else { return true }
         next = id + 1
         guard !range.contains(id) else { return true }
-        if walk.matches(word) {
+        defer { run = .max }
+        if walk.matches(word, shared: run) {
           out.append(id)
         } else if walk.deadDepth > 0 && walk.deadDepth <= Self.typoSkipDepth {
           // Every later word that shares the dead prefix fails too: jump past them.
@@ -71,9 +75,8 @@ struct TypoWalk {
   private var best: [Int32]
   /// Per column: the least entry of the column.
   private var columnMin: [Int32]
-  /// The word bytes the computed columns stand for.
-  private var word: [UInt8] = []
-  /// Columns computed past column 0 (valid for `word[0..<computed]`).
+  /// Columns computed past column 0 (valid for the first `computed` bytes of the candidate
+  /// asked last).
   private var computed = 0
 
   /// Prepares the walk of `query` with `limit` edits.
@@ -88,18 +91,16 @@ struct TypoWalk {
     for i in 0..<rows { table[i] = Int32(min(i, limit + 1)) }
     best[0] = Int32(min(query.count, limit + 1))
     columnMin[0] = 0
-    word.reserveCapacity(maxColumns)
   }
 
-  /// Whether some prefix of `candidate` is within the limit of the query.
-  mutating func matches(_ candidate: borrowing [UInt8]) -> Bool {
+  /// Whether some prefix of `candidate` is within the limit of the query; `shared` is the
+  /// length of the prefix it shares with the candidate asked before (0 when unknown).
+  mutating func matches(_ candidate: borrowing [UInt8], shared sharedWithPrevious: Int) -> Bool {
     let n = min(candidate.count, maxColumns)
     if query.isEmpty { return true }
     if n == 0 { return false }
     // Columns already computed for the shared prefix stay valid.
-    var shared = 0
-    let reusable = min(computed, n)
-    while shared < reusable && word[shared] == candidate[shared] { shared += 1 }
+    let shared = min(sharedWithPrevious, computed, n)
     // A dead column pair inside the shared prefix: nothing past it can come back.
     deadDepth = 0
     var j = 1
@@ -111,7 +112,6 @@ struct TypoWalk {
       }
       j += 1
     }
-    word.removeSubrange(shared...)
     computed = shared
     let limit32 = Int32(limit)
     let cap = limit32 + 1
@@ -120,7 +120,6 @@ struct TypoWalk {
       var column = shared + 1
       while column <= n {
         let w = candidate[column - 1]
-        word.append(w)
         let base = column * rows
         let previous = base - rows
         // Only the band |i - column| <= limit can hold entries within the limit; the cells

@@ -69,10 +69,11 @@ public struct TokenDictionary: @unchecked Sendable {
     return try r.bytes(len)
   }
 
-  /// Calls `body` with each token of block `b` in order, in one reused buffer; `body` returns
+  /// Calls `body` with each token of block `b` in order, in one reused buffer, and the length
+  /// of the prefix it shares with the token before it (0 for a block's first); `body` returns
   /// false to stop.
   package func scanBlock(
-    _ b: Int, _ body: (_ id: Int, _ token: borrowing [UInt8]) throws -> Bool
+    _ b: Int, _ body: (_ id: Int, _ token: borrowing [UInt8], _ shared: Int) throws -> Bool
   ) throws {
     var r = reader
     r.offset = dataStart + Int(try reader.u32(at: 12, index: b))
@@ -80,16 +81,17 @@ public struct TokenDictionary: @unchecked Sendable {
     var token: [UInt8] = []
     token.reserveCapacity(32)
     for i in 0..<n {
+      var shared = 0
       if i == 0 {
         let len = try r.varint(below: 1 << 16)
         token.append(contentsOf: try r.bytes(len))
       } else {
-        let shared = try r.varint(below: token.count + 1)
+        shared = try r.varint(below: token.count + 1)
         let len = try r.varint(below: 1 << 16)
         token.removeSubrange(shared...)
         token.append(contentsOf: try r.bytes(len))
       }
-      if try !body(b * blockSize + i, token) { return }
+      if try !body(b * blockSize + i, token, shared) { return }
     }
   }
 
@@ -106,7 +108,7 @@ public struct TokenDictionary: @unchecked Sendable {
     }
     let b = max(0, lo - 1)
     var found = min(count, (b + 1) * blockSize)
-    try scanBlock(b) { id, token in
+    try scanBlock(b) { id, token, _ in
       if !token.lexicographicallyPrecedes(key) {
         found = id
         return false
@@ -137,7 +139,7 @@ public struct TokenDictionary: @unchecked Sendable {
     let id = range.lowerBound
     let key = Array(token.utf8)
     var equal = false
-    try scanBlock(id / blockSize) { at, word in
+    try scanBlock(id / blockSize) { at, word, _ in
       guard at == id else { return at < id }
       equal = word == key
       return false
