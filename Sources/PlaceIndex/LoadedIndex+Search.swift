@@ -71,8 +71,14 @@ extension LoadedIndex {
     var resolved: [ResolvedToken] = []
     resolved.reserveCapacity(plan.tokens.count)
     var anyEmpty = false
-    for t in plan.tokens {
-      let token = try resolve(t, limit: limit)
+    for (i, t) in plan.tokens.enumerated() {
+      // The words before the last are finished: a query typed on resolved them already. The
+      // last one is still being typed and new with every keystroke.
+      let finished = i < plan.tokens.count - 1
+      let token =
+        finished
+        ? try resolvedWords.resolution(of: t, limit: limit) { try resolve(t, limit: limit) }
+        : try resolve(t, limit: limit)
       if token.isEmpty { anyEmpty = true }
       resolved.append(token)
     }

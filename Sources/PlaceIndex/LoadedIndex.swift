@@ -16,6 +16,8 @@ public final class LoadedIndex: Sendable {
   private let vocabularyCell: ParsedOnce<PlaceTypeVocabulary>
   private let abbreviationsCell: ParsedOnce<Abbreviations>
   private let contextsCell: ParsedOnce<DecodedContexts>
+  /// Finished words resolved lately (queries grow keystroke by keystroke).
+  let resolvedWords = ResolvedWordCache()
   /// The metadata section as a JSON object.
   public let metadata: [String: String]
   /// Primary type name index of each type list, for quick filtering.
