@@ -25,9 +25,7 @@ extension CoordinateRegion {
       return (e7(south), e7(north), e7(west), e7(east))
     }
   }
-}
 
-extension CoordinateRegion {
   /// The farthest a point of the region lies from `point`, in meters, with a margin; infinite
   /// for a rectangle that crosses the antimeridian.
   func reach(from point: Coordinate) -> Double {

@@ -49,14 +49,8 @@ extension LoadedIndex {
     var inName = PlaceSet(count: places.count)
     var inContext = PlaceSet(count: places.count)
     var inExactName = PlaceSet(count: places.count)
-    var exactNames: [Int] = []
-    if let e = candidates.exact {
-      var c = try postings.list(e, context: false)
-      while let p = try c.next() {
-        inExactName.insert(p)
-        if p >= rank { exactNames.append(p) }
-      }
-    }
+    let exactNames = (candidates.exactNames ?? []).filter { $0 >= rank }
+    for p in exactNames { inExactName.insert(p) }
     // Once no place whose word lies only in its context can enter, those lists (often a
     // town's name, in every place's context) are not read.
     let contextsCount =

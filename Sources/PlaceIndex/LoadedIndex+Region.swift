@@ -3,10 +3,9 @@ import PlaceCore
 import PlaceIndexFormat
 
 extension LoadedIndex {
-  /// The places that may lie in `region`, by rank (in curve order when `sorted` is false), from
-  /// the GEO section; nil when there are
-  /// more than `limit` (then scanning the text matches is cheaper). A superset: the
-  /// caller checks each position against the region.
+  /// The places that may lie in `region` from the GEO section, by rank (in curve order when
+  /// `sorted` is false); nil when there are more than `limit` (then scanning the text matches
+  /// is cheaper). A superset: the caller checks each position against the region.
   func placesNear(_ region: CoordinateRegion, limit: Int, sorted: Bool = true) throws -> [Int]? {
     let box = region.boundingBoxE7
     return try geo.candidates(

@@ -315,11 +315,12 @@ struct Candidates {
   let cost: Int
   /// The drivers' tokens (prefix ranges and typo candidates) whose postings are merged.
   private(set) var tokens: [Int] = []
-  /// The single driver's exact token, if any.
-  private(set) var exact: Int?
+  /// The places whose name carries the single driver's exact token, ascending (empty when
+  /// it has none); nil when the candidates are a restriction region's places.
+  private(set) var exactNames: [Int]? = nil
   /// The last place whose name carries the exact token, or -1: after it, no place can score
   /// the driving word as a whole name word (`Int.max` when the postings are not read).
-  private(set) var lastExactName = Int.max
+  var lastExactName: Int { exactNames.map { $0.last ?? -1 } ?? .max }
   /// Whether the candidates are the postings (not the places of a restriction region).
   var arePostings: Bool { merger != nil }
 
@@ -334,13 +335,14 @@ struct Candidates {
       return
     }
     for d in drivers { tokens += Array(resolved[d].range) + resolved[d].typos }
-    exact = drivers.count == 1 ? resolved[drivers[0]].exact : nil
+    let exact = drivers.count == 1 ? resolved[drivers[0]].exact : nil
     merger = try PostingsMerger(postings: index.postings, tokens: tokens, exact: exact)
-    lastExactName = -1
+    var names: [Int] = []
     if let exact {
       var c = try index.postings.list(exact, context: false)
-      while let p = try c.next() { lastExactName = p }
+      while let p = try c.next() { names.append(p) }
     }
+    exactNames = names
   }
 
   /// The next place rank, each rank once, ascending.
@@ -395,11 +397,7 @@ struct PostingsMerger {
         }
       }
     }
-    var i = heap.count / 2
-    while i > 0 {
-      i -= 1
-      siftDown(i)
-    }
+    heapify()
   }
 
   /// Whether ``dropContextLists()`` was called.
@@ -410,6 +408,11 @@ struct PostingsMerger {
     guard !droppedContextLists else { return }
     droppedContextLists = true
     heap.removeAll { isContext[$0.cursor] }
+    heapify()
+  }
+
+  /// Orders the whole heap.
+  private mutating func heapify() {
     var i = heap.count / 2
     while i > 0 {
       i -= 1

@@ -71,12 +71,7 @@ public struct ContextTable: @unchecked Sendable {
     if let parent {
       let (_, parentCountry) = try parentHead(parent, tokens: &m.scratch)
       if country == 0 { country = parentCountry }
-      if m.contextTokens.isEmpty {
-        swap(&m.contextTokens, &m.scratch)
-      } else if !m.scratch.isEmpty {
-        m.contextTokens.append(contentsOf: m.scratch)
-        m.contextTokens.sort()
-      }
+      m.contextTokens.mergeSortedTail(from: 0, with: m.scratch)
     }
     m.countryCode = country == 0 ? nil : country - 1
     return (latitude, longitude)
@@ -136,6 +131,8 @@ public struct ContextTable: @unchecked Sendable {
       longitude.append(lon)
       ids.append(contentsOf: names)
       bounds.append(ids.count)
+      let start = ids.count
+      ids.append(contentsOf: own)
       if let parent {
         var p: (tokens: [Int], country: Int)
         if let known = parents[parent] {
@@ -147,20 +144,7 @@ public struct ContextTable: @unchecked Sendable {
           parents[parent] = p
         }
         if cc == 0 { cc = p.country }
-        // Both sorted: merge, keeping repeats as a sort of the two would.
-        var i = 0
-        var j = 0
-        while i < own.count || j < p.tokens.count {
-          if j == p.tokens.count || (i < own.count && own[i] <= p.tokens[j]) {
-            ids.append(own[i])
-            i += 1
-          } else {
-            ids.append(p.tokens[j])
-            j += 1
-          }
-        }
-      } else {
-        ids.append(contentsOf: own)
+        ids.mergeSortedTail(from: start, with: p.tokens)
       }
       bounds.append(ids.count)
       country.append(cc)

@@ -139,13 +139,8 @@ public struct PlaceTable: @unchecked Sendable {
     m.hasNames = flags & 1 == 1
     let number = flags & 2 == 2 ? try r.varint(below: stringCount) : nil
     try r.sortedIDs(below: tokenCount, into: &m.scratch)
-    if m.tokens.isEmpty {
-      swap(&m.tokens, &m.scratch)
-    } else if !m.scratch.isEmpty {
-      // Both sorted and disjoint: merge the record's own name tokens into the context's.
-      m.tokens.append(contentsOf: m.scratch)
-      m.tokens.sort()
-    }
+    // Both sorted and disjoint: merge the record's own name tokens into the context's.
+    m.tokens.mergeSortedTail(from: 0, with: m.scratch)
     if m.hasNames {
       try r.sortedIDs(below: tokenCount, into: &m.altTokens)
     } else {

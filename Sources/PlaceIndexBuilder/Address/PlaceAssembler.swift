@@ -108,11 +108,17 @@ struct PlaceAssembler {
   /// an element answers no search the street does not answer better.
   static func isStreetPart(_ t: [String: String]) -> Bool {
     guard let highway = t["highway"], PlaceAssembler.housenumber(t) == nil else { return false }
-    let parts: Set<String> = ["sidewalk", "crossing", "traffic_island"]
-    if let f = t["footway"], parts.contains(f) { return true }
-    if let c = t["cycleway"], parts.contains(c) { return true }
-    return ["crossing", "traffic_signals", "stop", "give_way", "street_lamp"].contains(highway)
+    if let f = t["footway"], streetPartWays.contains(f) { return true }
+    if let c = t["cycleway"], streetPartWays.contains(c) { return true }
+    return streetPartNodes.contains(highway)
   }
+
+  /// `footway=*` / `cycleway=*` values of ways that are part of a street.
+  static let streetPartWays: Set<String> = ["sidewalk", "crossing", "traffic_island"]
+  /// `highway=*` values of street furniture and crossings.
+  static let streetPartNodes: Set<String> = [
+    "crossing", "traffic_signals", "stop", "give_way", "street_lamp",
+  ]
 
   private func cell(of e: ExtractedElement) -> String {
     "\(e.latitudeE7 / 500_000),\(e.longitudeE7 / 500_000)"
