@@ -24,8 +24,10 @@ extension LoadedIndex {
   static let ringPlaces = 4096
   /// At most this many places whose name carries the typed word whole are read first.
   static let exactNamesFirst = 64
-  /// Records a scan in rank order reads before it turns to reading from both ends.
-  static let nearFirstAfter = 256
+  /// Records a scan in rank order reads before it turns to reading from both ends: 16 when
+  /// the postings hold more than 256 places (a short prefix, whose scan in rank order would
+  /// not end soon); otherwise that scan reads them all and ends by itself.
+  static func nearFirstAfter(cost: Int) -> Int { cost > 256 ? 16 : 256 }
 
   /// Scores the rest of the candidates from both ends into `best`, from `rank` (not yet
   /// read) on; the scan in rank order read every candidate before it, the last with weighted
@@ -57,11 +59,11 @@ extension LoadedIndex {
       !candidates.droppedContextLists
       && (!best.isFull
         || scorer.maxContextText + scorer.maxGeo + importanceBound >= best.worst)
-    for t in candidates.tokens {
-      var c = try postings.list(t, context: false)
+    try postings.forEachList(of: candidates.tokens) { _, names, context in
+      var c = names
       while let p = try c.next() { inName.insert(p) }
-      guard contextsCount else { continue }
-      c = try postings.list(t, context: true)
+      guard contextsCount else { return }
+      c = context
       while let p = try c.next() { inContext.insert(p) }
     }
     if !contextsCount { candidates.dropContextLists() }

@@ -113,11 +113,7 @@ extension LoadedIndex {
   /// typo candidates when the prefix alone finds too few places.
   func resolve(_ t: String, limit: Int) throws -> ResolvedToken {
     let range = try tokens.prefixRange(t)
-    var cost = 0
-    for id in range {
-      cost += try postings.length(id)
-      if cost > 1_000_000 { break }
-    }
+    var cost = try postings.length(of: range, cap: 1_000_000)
     // Typo candidates only when the token as typed finds fewer places than a page of
     // results: a correct prefix with many places needs no guessing, and guessing costs a
     // walk over the dictionary's tokens with the same first letter.
@@ -146,9 +142,10 @@ extension LoadedIndex {
     var lastImportance = Double.infinity
     let maxGeo = scorer.maxGeo
     var decodes = 0
+    let nearFirstAfter = Self.nearFirstAfter(cost: candidates.cost)
     while let rank = try candidates.next() {
       // Nearness keeps this scan from stopping: read the rest from both ends.
-      if decodes == Self.nearFirstAfter && maxGeo > 0,
+      if decodes == nearFirstAfter && maxGeo > 0,
         try collectNearFirst(
           after: rank, &candidates, importanceBound: lastImportance, scorer: &scorer,
           into: &best)
@@ -386,13 +383,13 @@ struct PostingsMerger {
   init(postings: Postings, tokens: [Int], exact: Int? = nil) throws {
     cursors.reserveCapacity(2 * tokens.count)
     heap.reserveCapacity(2 * tokens.count)
-    for t in tokens {
-      for context in [false, true] {
-        var c = try postings.list(t, context: context)
+    try postings.forEachList(of: tokens) { t, names, context in
+      for (c, isContextList) in [(names, false), (context, true)] {
+        var c = c
         if let v = try c.next() {
           cursors.append(c)
-          isContext.append(context)
-          if t == exact && !context { exactCursor = cursors.count - 1 }
+          isContext.append(isContextList)
+          if t == exact && !isContextList { exactCursor = cursors.count - 1 }
           heap.append((v, cursors.count - 1))
         }
       }

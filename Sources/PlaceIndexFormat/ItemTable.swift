@@ -81,6 +81,23 @@ public struct ItemTable: @unchecked Sendable {
     return try next(&r)
   }
 
+  /// Calls `body` with the index and bytes of each item in `range`, in order: one block lookup
+  /// and sequential reads, instead of a lookup and up to B - 1 skips per item.
+  @inline(__always)
+  public func walk(_ range: Range<Int>, _ body: (Int, ByteReader) throws -> Void) throws {
+    guard let first = range.first else { return }
+    guard range.upperBound <= count else {
+      throw reader.fault("items \(range) out of range (count \(count))", at: 0)
+    }
+    var r = try blockStart(first)
+    for _ in 0..<(first & (blockSize - 1)) {
+      let length = try r.varint(below: r.remaining + 1)
+      r.offset += length
+      guard r.offset <= r.buffer.count else { throw r.fault("item runs past the end") }
+    }
+    for index in range { try body(index, try next(&r)) }
+  }
+
   /// Calls `body` with each item of `index`'s block up to and including `index`, in order.
   @inline(__always)
   public func walk(to index: Int, _ body: (ByteReader) throws -> Void) throws {

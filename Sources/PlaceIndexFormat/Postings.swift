@@ -36,12 +36,45 @@ public struct Postings: @unchecked Sendable {
     return try list(2 * token + (context ? 1 : 0))
   }
 
+  /// Calls `body` with each token of `tokens` and its name and context cursors, in order.
+  /// Runs of consecutive tokens (a prefix's range) are read sequentially.
+  public func forEachList(
+    of tokens: [Int],
+    _ body: (_ token: Int, _ names: PostingsCursor, _ context: PostingsCursor) throws -> Void
+  ) throws {
+    var i = 0
+    while i < tokens.count {
+      var end = i + 1
+      while end < tokens.count, tokens[end] == tokens[end - 1] + 1 { end += 1 }
+      let (first, last) = (tokens[i], tokens[end - 1])
+      guard first >= 0, last < tokenCount else {
+        throw items.reader.fault("token \(first < 0 ? first : last) has no list", at: 0)
+      }
+      var names: PostingsCursor? = nil
+      try items.walk((2 * first)..<(2 * last + 2)) { item, r in
+        let cursor = try list(at: r)
+        if item & 1 == 0 {
+          names = cursor
+        } else {
+          try body(item >> 1, names!, cursor)
+        }
+      }
+      i = end
+    }
+  }
+
   /// A cursor over list `item` of the item table.
   public func list(_ item: Int) throws -> PostingsCursor {
     guard item >= 0, item < count else {
       throw items.reader.fault("list \(item) does not exist", at: 0)
     }
-    var r = try items.item(item)
+    return try list(at: try items.item(item))
+  }
+
+  /// A cursor over the list whose bytes `r` reads.
+  @inline(__always)
+  private func list(at r: ByteReader) throws -> PostingsCursor {
+    var r = r
     let head = try r.varint(below: 2 * placeCount + 2)
     let (n, encoding) = (head >> 1, head & 1)
     var cursor = PostingsCursor(reader: r, remaining: n, count: n, placeCount: placeCount)
@@ -57,6 +90,26 @@ public struct Postings: @unchecked Sendable {
   /// Number of places that carry `token`, in names and contexts.
   public func length(_ token: Int) throws -> Int {
     try list(token, context: false).count + list(token, context: true).count
+  }
+
+  /// Number of places that carry the tokens of `range`, in names and contexts, summed (each
+  /// place once per token); stops adding once the sum passes `cap`.
+  public func length(of range: Range<Int>, cap: Int = .max) throws -> Int {
+    guard range.lowerBound >= 0, range.upperBound <= tokenCount else {
+      throw items.reader.fault("tokens \(range) have no lists", at: 0)
+    }
+    var total = 0
+    var r = range
+    // In chunks, so that a cap reached early stops the walk.
+    while !r.isEmpty, total <= cap {
+      let chunk = r.lowerBound..<min(r.upperBound, r.lowerBound + 64)
+      try items.walk((2 * chunk.lowerBound)..<(2 * chunk.upperBound)) { _, r in
+        var r = r
+        total += try r.varint(below: 2 * placeCount + 2) >> 1
+      }
+      r = chunk.upperBound..<r.upperBound
+    }
+    return total
   }
 
   /// Decodes every list, checking order and range.

@@ -42,6 +42,59 @@ import Testing
     }
     #expect(seen == count)
     #expect(throws: IndexFormatError.self) { try table.item(count) }
+    // Any range, walked sequentially from its block.
+    let lo = Int(rng.next() % UInt64(count))
+    let hi = lo + Int(rng.next() % UInt64(count - lo + 1))
+    var walked: [Int] = []
+    try table.walk(lo..<hi) { i, r in
+      #expect(Array(r.buffer) == items[i])
+      walked.append(i)
+    }
+    #expect(walked == Array(lo..<hi))
+    #expect(throws: IndexFormatError.self) { try table.walk(lo..<(count + 1)) { _, _ in } }
+  }
+
+  /// Seeded property test: reading a token range's lists sequentially (a prefix's postings)
+  /// gives the same cursors as reading each list by its number, and the range's length is
+  /// the sum of its tokens' lengths.
+  @Test(arguments: [1, 9, 40, 333])
+  func sequentialListReadsMatchListsByNumber(tokens: Int) throws {
+    var rng = SplitMix64(seed: UInt64(tokens) &* 7)
+    let placeCount = 500
+    let lists: [[Int]] = (0..<(2 * tokens)).map { _ in
+      let n = Int(rng.next() % 40)
+      return Set((0..<n).map { _ in Int(rng.next() % UInt64(placeCount)) }).sorted()
+    }
+    let bytes = MappedBytes(copying: PostingsWriter.serialize(lists))
+    let postings = try Postings(bytes.buffer, fileOffset: 0, placeCount: placeCount)
+    func drain(_ c: PostingsCursor) throws -> [Int] {
+      var c = c
+      var out: [Int] = []
+      while let p = try c.next() { out.append(p) }
+      return out
+    }
+    // Random token sets: runs of consecutive tokens and single ones, as a query's drivers.
+    for _ in 0..<20 {
+      let lo = Int(rng.next() % UInt64(tokens))
+      let hi = lo + Int(rng.next() % UInt64(tokens - lo)) + 1
+      var set = Array(lo..<hi)
+      for _ in 0..<3 { set.append(Int(rng.next() % UInt64(tokens))) }
+      var visited: [Int] = []
+      var read: [[Int]] = []
+      try postings.forEachList(of: set) { t, names, context in
+        visited.append(t)
+        read.append(try drain(names))
+        read.append(try drain(context))
+      }
+      #expect(visited == set)
+      #expect(read == set.flatMap { [lists[2 * $0], lists[2 * $0 + 1]] })
+      var sum = 0
+      for t in lo..<hi { sum += lists[2 * t].count + lists[2 * t + 1].count }
+      let length = try postings.length(of: lo..<hi)
+      #expect(length == sum)
+    }
+    #expect(throws: IndexFormatError.self) { try postings.forEachList(of: [tokens]) { _, _, _ in } }
+    #expect(throws: IndexFormatError.self) { try postings.length(of: 0..<(tokens + 1)) }
   }
 
   @Test(arguments: [0, 3, 12, 512])
