@@ -24,10 +24,28 @@ extension LoadedIndex {
   static let ringPlaces = 4096
   /// At most this many places whose name carries the typed word whole are read first.
   static let exactNamesFirst = 64
-  /// Records a scan in rank order reads before it turns to reading from both ends: 16 when
-  /// the postings hold more than 256 places (a short prefix, whose scan in rank order would
-  /// not end soon); otherwise that scan reads them all and ends by itself.
-  static func nearFirstAfter(cost: Int) -> Int { cost > 256 ? 16 : 256 }
+  /// Records a scan in rank order reads before it turns to reading from both ends.
+  static let nearFirstAfter = 16
+  /// The search reads from both ends only when the driving words' postings hold more than
+  /// this many places; fewer, and the scan in rank order reads them all and ends by itself.
+  static let nearFirstMinimumCost = 256
+
+  /// Whether a search with `context` whose driving words' postings hold `cost` places reads
+  /// from both ends: it has a focus, looks places up by region, and some ring reaches past
+  /// the bias region.
+  func readsFromBothEnds(_ context: SearchContext, cost: Int) -> Bool {
+    guard context.regionLookup, cost > Self.nearFirstMinimumCost, context.focus != nil else {
+      return false
+    }
+    return !ringRadii(context).isEmpty
+  }
+
+  /// The radii of the rings around the focus: those beyond the bias region's farthest point.
+  private func ringRadii(_ context: SearchContext) -> [Double] {
+    guard let focus = context.focus else { return [] }
+    let reach = context.filter.coordinateRegionBias.map { $0.reach(from: focus) } ?? 0
+    return Self.ringRadii.filter { $0 > reach }
+  }
 
   /// Scores the rest of the candidates from both ends into `best`, from `rank` (not yet
   /// read) on; the scan in rank order read every candidate before it, the last with weighted
@@ -38,35 +56,19 @@ extension LoadedIndex {
     scorer: inout PlaceScorer, into best: inout TopPlaces
   ) throws -> Bool {
     let context = scorer.context
-    guard context.regionLookup, candidates.arePostings, let focus = context.focus else {
+    let radii = ringRadii(context)
+    guard let focus = context.focus, !radii.isEmpty, let sets = candidates.sets else {
       return false
     }
-    var reach = 0.0
-    if let bias = context.filter.coordinateRegionBias {
-      reach = bias.reach(from: focus)
-    }
-    let radii = Self.ringRadii.filter { $0 > reach }
-    guard !radii.isEmpty else { return false }
-    // The places that carry a driving word: in a name, or in their context only.
-    var inName = PlaceSet(count: places.count)
-    var inContext = PlaceSet(count: places.count)
-    var inExactName = PlaceSet(count: places.count)
     let exactNames = (candidates.exactNames ?? []).filter { $0 >= rank }
-    for p in exactNames { inExactName.insert(p) }
-    // Once no place whose word lies only in its context can enter, those lists (often a
-    // town's name, in every place's context) are not read.
-    let contextsCount =
-      !candidates.droppedContextLists
-      && (!best.isFull
-        || scorer.maxContextText + scorer.maxGeo + importanceBound >= best.worst)
-    try postings.forEachList(of: candidates.tokens) { _, names, context in
-      var c = names
-      while let p = try c.next() { inName.insert(p) }
-      guard contextsCount else { return }
-      c = context
-      while let p = try c.next() { inContext.insert(p) }
+    // Once no place whose word lies only in its context can enter, those places (often a
+    // town's, whose name is every place's context) are passed over.
+    if best.isFull && scorer.maxContextText + scorer.maxGeo + importanceBound < best.worst {
+      candidates.dropContextLists()
     }
-    if !contextsCount { candidates.dropContextLists() }
+    let inName = sets.inName
+    let inContext: PlaceSet? = candidates.droppedContextLists ? nil : sets.inContext
+    let inExactName = sets.inExactName
     // Places below `first` were read in rank order; the others as they are seen here.
     let first = rank
     var seen = PlaceSet(count: places.count)
@@ -127,7 +129,7 @@ extension LoadedIndex {
         ringPosition += 1
         guard rank >= first && !seen.contains(rank) else { continue }
         let name = inName.contains(rank)
-        guard name || inContext.contains(rank) else { continue }
+        guard name || inContext?.contains(rank) == true else { continue }
         seen.insert(rank)
         let text = scorer.textBound(name: name, exactName: inExactName.contains(rank))
         if best.isFull && text + importanceBound + geoBound < best.worst { continue }
@@ -149,17 +151,4 @@ extension LoadedIndex {
       }
     }
   }
-}
-
-/// A set of place ranks as a bitmap.
-struct PlaceSet {
-  private var words: [UInt64]
-
-  init(count: Int) { words = Array(repeating: 0, count: (count + 63) / 64) }
-
-  @inline(__always)
-  func contains(_ rank: Int) -> Bool { words[rank >> 6] & (1 << UInt64(rank & 63)) != 0 }
-
-  @inline(__always)
-  mutating func insert(_ rank: Int) { words[rank >> 6] |= 1 << UInt64(rank & 63) }
 }

@@ -142,10 +142,9 @@ extension LoadedIndex {
     var lastImportance = Double.infinity
     let maxGeo = scorer.maxGeo
     var decodes = 0
-    let nearFirstAfter = Self.nearFirstAfter(cost: candidates.cost)
     while let rank = try candidates.next() {
       // Nearness keeps this scan from stopping: read the rest from both ends.
-      if decodes == nearFirstAfter && maxGeo > 0,
+      if decodes == Self.nearFirstAfter && candidates.sets != nil && maxGeo > 0,
         try collectNearFirst(
           after: rank, &candidates, importanceBound: lastImportance, scorer: &scorer,
           into: &best)
@@ -315,11 +314,19 @@ struct Candidates {
   /// The places whose name carries the single driver's exact token, ascending (empty when
   /// it has none); nil when the candidates are a restriction region's places.
   private(set) var exactNames: [Int]? = nil
+  /// When the search reads from both ends (``LoadedIndex/readsFromBothEnds(_:cost:)``): the
+  /// drivers' places as bitmaps, read whole once, instead of merged lists. The places that
+  /// carry a driving word in a name, those that carry it in their context only, and those
+  /// whose name carries the exact token.
+  private(set) var sets: (inName: PlaceSet, inContext: PlaceSet, inExactName: PlaceSet)? = nil
+  /// The rank `next()` returned last from `sets`.
+  private var last = -1
+  private var droppedContexts = false
   /// The last place whose name carries the exact token, or -1: after it, no place can score
   /// the driving word as a whole name word (`Int.max` when the postings are not read).
   var lastExactName: Int { exactNames.map { $0.last ?? -1 } ?? .max }
   /// Whether the candidates are the postings (not the places of a restriction region).
-  var arePostings: Bool { merger != nil }
+  var arePostings: Bool { merger != nil || sets != nil }
 
   init(_ index: LoadedIndex, resolved: [ResolvedToken], drivers: [Int], context: SearchContext)
     throws
@@ -333,36 +340,68 @@ struct Candidates {
     }
     for d in drivers { tokens += Array(resolved[d].range) + resolved[d].typos }
     let exact = drivers.count == 1 ? resolved[drivers[0]].exact : nil
-    merger = try PostingsMerger(postings: index.postings, tokens: tokens, exact: exact)
     var names: [Int] = []
     if let exact {
       var c = try index.postings.list(exact, context: false)
       while let p = try c.next() { names.append(p) }
     }
     exactNames = names
+    guard index.readsFromBothEnds(context, cost: cost) else {
+      merger = try PostingsMerger(postings: index.postings, tokens: tokens, exact: exact)
+      return
+    }
+    let count = index.places.count
+    var inName = PlaceSet(count: count)
+    var inContext = PlaceSet(count: count)
+    var inExactName = PlaceSet(count: count)
+    try index.postings.forEachList(of: tokens) { _, names, context in
+      var c = names
+      while let p = try c.next() { inName.insert(p) }
+      c = context
+      while let p = try c.next() { inContext.insert(p) }
+    }
+    for p in names { inExactName.insert(p) }
+    sets = (inName, inContext, inExactName)
   }
 
   /// The next place rank, each rank once, ascending.
   mutating func next() throws -> Int? {
     if merger != nil { return try merger!.next() }
+    if let sets {
+      guard
+        let rank = sets.inName.first(
+          from: last + 1, orIn: droppedContexts ? nil : sets.inContext)
+      else { return nil }
+      last = rank
+      return rank
+    }
     guard position < inRegion.count else { return nil }
     defer { position += 1 }
     return inRegion[position]
   }
 
   /// Stops reading the drivers' context lists: later places come from their name lists only.
-  mutating func dropContextLists() { merger?.dropContextLists() }
+  mutating func dropContextLists() {
+    droppedContexts = true
+    merger?.dropContextLists()
+  }
 
   /// Whether the context lists were dropped.
-  var droppedContextLists: Bool { merger?.droppedContextLists ?? false }
+  var droppedContextLists: Bool { droppedContexts }
 
   /// Whether the drivers' words may lie in a name of the place `next()` returned last; false
   /// only when the postings say they lie in its context alone.
-  var mayMatchName: Bool { merger?.byName ?? true }
+  var mayMatchName: Bool {
+    if let sets { return sets.inName.contains(last) }
+    return merger?.byName ?? true
+  }
 
   /// Whether the driver's word may lie in a name of that place as a whole token; false only
   /// when the postings say it does not.
-  var mayMatchExactName: Bool { merger?.byExactName ?? true }
+  var mayMatchExactName: Bool {
+    if let sets { return sets.inExactName.contains(last) }
+    return merger?.byExactName ?? true
+  }
 }
 
 /// Merges the postings lists of a token range, names and contexts, into one ascending stream

@@ -20,7 +20,8 @@ import Testing
       "\(W.importance) × the place's importance",
       "\(W.nearness) × exp(−distance / \(Int(W.nearnessScale / 1000)) km)",
       "earns it from \(LoadedIndex.wholeNameMinimum) letters on",
-      "After \(LoadedIndex.nearFirstAfter(cost: 257)) records (\(LoadedIndex.nearFirstAfter(cost: 256)) when",
+      "more than \(LoadedIndex.nearFirstMinimumCost) places",
+      "after \(LoadedIndex.nearFirstAfter) records,",
     ]
     for s in statements {
       #expect(doc.contains(s), "docs/RANKING.md should say: \(s)")
