@@ -77,7 +77,9 @@ extension LoadedIndex {
       let finished = i < plan.tokens.count - 1
       let token =
         finished
-        ? try resolvedWords.resolution(of: t, limit: limit) { try resolve(t, limit: limit) }
+        ? try resolvedWords.value(for: WordKey(word: t, limit: limit)) {
+          try resolve(t, limit: limit)
+        }
         : try resolve(t, limit: limit)
       if token.isEmpty { anyEmpty = true }
       resolved.append(token)

@@ -16,8 +16,10 @@ public final class LoadedIndex: Sendable {
   private let vocabularyCell: ParsedOnce<PlaceTypeVocabulary>
   private let abbreviationsCell: ParsedOnce<Abbreviations>
   private let contextsCell: ParsedOnce<DecodedContexts>
-  /// Finished words resolved lately (queries grow keystroke by keystroke).
-  let resolvedWords = ResolvedWordCache()
+  /// Finished words resolved lately (queries grow keystroke by keystroke), by word and limit.
+  let resolvedWords = BoundedCache<WordKey, ResolvedToken>(capacity: 512)
+  /// Display texts of recent suggestions, prepared for highlighting.
+  let preparedTexts = BoundedCache<String, MatchHighlighter.Prepared>(capacity: 4096)
   /// The metadata section as a JSON object.
   public let metadata: [String: String]
   /// Primary type name index of each type list, for quick filtering.
@@ -177,5 +179,13 @@ extension LoadedIndex {
   public func placeIDForTesting(rank: Int) throws -> String {
     let e = try places.entry(rank)
     return PlaceRecord.placeID(kind: e.osmKind, id: e.osmID)
+  }
+}
+
+extension LoadedIndex {
+  /// `text` prepared for highlighting with this index's `abbreviations`, kept for the next
+  /// suggestions that show it.
+  func prepared(_ text: String, abbreviations: Abbreviations) -> MatchHighlighter.Prepared {
+    preparedTexts.value(for: text) { MatchHighlighter.Prepared(text, abbreviations: abbreviations) }
   }
 }

@@ -125,9 +125,13 @@ public final class PlacesClient: Sendable {
     }
     let secondary = parts.joined(separator: ", ")
     let primaryMatches = MatchHighlighter.matches(
-      queryTokens: plan.tokens, in: primary, abbreviations: a)
-    let secondaryMatches = MatchHighlighter.matches(
-      queryTokens: plan.tokens, in: secondary, abbreviations: a)
+      queryTokens: plan.tokens, in: index.prepared(primary, abbreviations: a), abbreviations: a)
+    let secondaryMatches =
+      secondary.isEmpty
+      ? []
+      : MatchHighlighter.matches(
+        queryTokens: plan.tokens, in: index.prepared(secondary, abbreviations: a),
+        abbreviations: a)
     let shift = primary.unicodeScalars.count + 2
     let full = secondary.isEmpty ? primary : primary + ", " + secondary
     let fullMatches =

@@ -18,7 +18,7 @@ struct QueryPlan: Sendable {
 }
 
 /// How one query token maps onto an index's dictionary.
-struct ResolvedToken {
+struct ResolvedToken: Sendable {
   /// Ids of all tokens with this prefix.
   var range: Range<Int>
   /// The id of the token equal to it, if any.
@@ -76,4 +76,10 @@ enum TypoDistance {
       return best <= limit ? best : nil
     }
   }
+}
+
+/// A finished word of a query and the result limit it was resolved for.
+struct WordKey: Hashable, Sendable {
+  var word: String
+  var limit: Int
 }

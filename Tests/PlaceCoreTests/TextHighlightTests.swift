@@ -68,6 +68,23 @@ import Testing
     #expect(ranges == expected, "\(query) in \(text)")
   }
 
+  /// One prepared text serves every query: each table case's text, prepared once, gives
+  /// every case's query the ranges that preparing it anew gives.
+  @Test func aPreparedTextKeepsNothingOfThePreviousQuery() {
+    var compared = 0
+    for text in Set(Self.cases.map(\.1)) {
+      let prepared = MatchHighlighter.Prepared(text, abbreviations: table)
+      for (query, _, _) in Self.cases {
+        let reused = MatchHighlighter.matches(
+          queryTokens: query, in: prepared, abbreviations: table)
+        #expect(
+          reused == MatchHighlighter.matches(queryTokens: query, in: text, abbreviations: table))
+        if !reused.isEmpty { compared += 1 }
+      }
+    }
+    #expect(compared >= Self.cases.count)
+  }
+
   @Test func everyMatchingDisplayTokenIsMarked() {
     let ranges = MatchHighlighter.matches(
       queryTokens: ["main"], in: "Main Street, Main Town", abbreviations: table)

@@ -17,43 +17,39 @@ public enum MatchHighlighter {
   public static func matches(
     queryTokens: [String], in displayText: String, abbreviations: Abbreviations
   ) -> [Range<Int>] {
+    matches(
+      queryTokens: queryTokens, in: Prepared(displayText, abbreviations: abbreviations),
+      abbreviations: abbreviations)
+  }
+
+  /// The same ranges as ``matches(queryTokens:in:abbreviations:)-(_,String,_)``, for a text
+  /// prepared with the same `abbreviations`: a text shown again is matched without folding
+  /// it again.
+  public static func matches(
+    queryTokens: [String], in text: Prepared, abbreviations: Abbreviations
+  ) -> [Range<Int>] {
     let queries = foldedQueries(queryTokens)
-    guard !queries.isEmpty else { return [] }
-    let scalars = Array(displayText.unicodeScalars)
-    var folds: [FoldBuffer] = []
-    var spans: [Range<Int>] = []
-    for span in Tokenizer.spans(in: scalars) {
-      let fold = TextNormalizer.fold(scalars[span], wordOnly: true, tracksSources: true)
-      if !fold.scalars.isEmpty {
-        folds.append(fold)
-        spans.append(span)
-      }
-    }
-    guard !folds.isEmpty else { return [] }
-    func token(_ index: Int) -> TextToken {
-      TextToken(text: text(of: folds[index].scalars), range: spans[index])
-    }
+    guard !queries.isEmpty, !text.folds.isEmpty else { return [] }
+    let folds = text.folds
+    let spans = text.spans
     var ranges: [Range<Int>] = []
     for index in folds.indices {
       let primary = folds[index].scalars
-      var otherTerms: OtherTerms? = nil
-      var terms: [IndexTerm]? = nil
+      var terms = text.terms[index]
       for query in queries {
         if primary.starts(with: query) {
           ranges.append(
             spans[index]
-              .lowerBound..<end(of: query.count, in: folds[index], range: spans[index], scalars))
+              .lowerBound..<end(
+                of: query.count, in: folds[index], range: spans[index], text.scalars)
+          )
           continue
         }
         // A joined form starts with the whole token and runs into the next one.
         let runsOn =
           index + 1 < folds.count && query.count > primary.count && query.starts(with: primary)
         if !runsOn {
-          if otherTerms == nil {
-            otherTerms = Self.otherTerms(
-              primary, range: spans[index], in: scalars, abbreviations: abbreviations)
-          }
-          switch otherTerms! {
+          switch text.others[index] {
           case .none: continue
           // Every term starts with one of the token's own letters.
           case .ownLetters(let extra):
@@ -61,19 +57,72 @@ public enum MatchHighlighter {
           case .any: break
           }
         }
-        if terms == nil {
-          let own = token(index)
-          let pair = index + 1 < folds.count ? [own, token(index + 1)] : [own]
-          terms =
-            IndexTerms.tokenTerms(in: scalars, tokens: pair, abbreviations: abbreviations)[0].terms
-        }
+        if terms == nil { terms = text.computeTerms(index, abbreviations: abbreviations) }
         guard let term = bestTerm(terms!, matching: query) else { continue }
         appendMatch(
           of: term, query: query, token: index, ranges: &ranges,
-          context: Context(scalars: scalars, spans: spans, folds: folds))
+          context: Context(scalars: text.scalars, spans: spans, folds: folds))
       }
     }
     return merged(ranges)
+  }
+
+  /// A display text prepared for highlighting: its tokens, their primary folds, which other
+  /// index terms each can have, and those terms for the tokens that can have them. Computed
+  /// once, it serves every query that shows the text.
+  public final class Prepared: Sendable {
+    let scalars: [Unicode.Scalar]
+    let spans: [Range<Int>]
+    let folds: [FoldBuffer]
+    let others: [OtherTerms]
+    /// The index terms of each token that can have terms besides its primary fold (other
+    /// than joined with the next token); nil for the others.
+    let terms: [[IndexTerm]?]
+
+    /// Prepares `displayText`, with the abbreviation table the index was built with.
+    public init(_ displayText: String, abbreviations: Abbreviations) {
+      let scalars = Array(displayText.unicodeScalars)
+      var folds: [FoldBuffer] = []
+      var spans: [Range<Int>] = []
+      for span in Tokenizer.spans(in: scalars) {
+        let fold = TextNormalizer.fold(scalars[span], wordOnly: true, tracksSources: true)
+        if !fold.scalars.isEmpty {
+          folds.append(fold)
+          spans.append(span)
+        }
+      }
+      let others = folds.indices.map {
+        MatchHighlighter.otherTerms(
+          folds[$0].scalars, range: spans[$0], in: scalars, abbreviations: abbreviations)
+      }
+      self.scalars = scalars
+      self.spans = spans
+      self.folds = folds
+      self.others = others
+      terms = folds.indices.map {
+        if case .none = others[$0] { return nil }
+        return Self.terms(
+          of: $0, scalars: scalars, spans: spans, folds: folds, abbreviations: abbreviations)
+      }
+    }
+
+    /// The index terms of token `index` (with the next token, for joined forms).
+    func computeTerms(_ index: Int, abbreviations: Abbreviations) -> [IndexTerm] {
+      Self.terms(
+        of: index, scalars: scalars, spans: spans, folds: folds, abbreviations: abbreviations)
+    }
+
+    private static func terms(
+      of index: Int, scalars: [Unicode.Scalar], spans: [Range<Int>], folds: [FoldBuffer],
+      abbreviations: Abbreviations
+    ) -> [IndexTerm] {
+      func token(_ i: Int) -> TextToken {
+        TextToken(text: MatchHighlighter.text(of: folds[i].scalars), range: spans[i])
+      }
+      let pair = index + 1 < folds.count ? [token(index), token(index + 1)] : [token(index)]
+      return IndexTerms.tokenTerms(in: scalars, tokens: pair, abbreviations: abbreviations)[0]
+        .terms
+    }
   }
 
   /// The same ranges as ``matches(queryTokens:in:abbreviations:)``, computing the index terms
@@ -125,7 +174,7 @@ public enum MatchHighlighter {
 
   /// Which index terms a token can have besides its primary fold (other than joined with the
   /// next token).
-  private enum OtherTerms {
+  enum OtherTerms: Sendable {
     /// None.
     case none
     /// Only terms that start with one of its own folded letters or with one of `extra`: an
@@ -140,7 +189,7 @@ public enum MatchHighlighter {
   /// Which index terms a token can have besides its primary fold, other than glued to the
   /// next token: the conditions under which ``IndexTerms`` adds alternate folds, number
   /// parts, elision tails, abbreviation variants and compound forms.
-  private static func otherTerms(
+  static func otherTerms(
     _ primary: [Unicode.Scalar], range: Range<Int>, in scalars: [Unicode.Scalar],
     abbreviations: Abbreviations
   ) -> OtherTerms {
@@ -166,7 +215,7 @@ public enum MatchHighlighter {
 
   /// The string of folded scalars, built straight from bytes when they are all ASCII (the
   /// common case, without the scalar-by-scalar append).
-  private static func text(of scalars: [Unicode.Scalar]) -> String {
+  static func text(of scalars: [Unicode.Scalar]) -> String {
     guard scalars.allSatisfy({ $0.value < 0x80 }) else { return String(textScalars: scalars[...]) }
     return String(unsafeUninitializedCapacity: scalars.count) { buffer in
       for (i, scalar) in scalars.enumerated() {

@@ -61,7 +61,7 @@ public enum TextNormalizer {
 }
 
 /// Folded scalars being accumulated, with the source offset each came from when asked for.
-struct FoldBuffer {
+struct FoldBuffer: Sendable {
   /// The folded scalars.
   var scalars: [Unicode.Scalar] = []
   /// For each folded scalar, the offset of the source scalar it came from (when tracked).

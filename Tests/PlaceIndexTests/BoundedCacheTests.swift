@@ -2,17 +2,17 @@ import Testing
 
 @testable import PlaceIndex
 
-/// The cache of finished words.
-@Suite struct ResolvedWordCacheTests {
+/// The caches an index keeps (finished words, prepared display texts).
+@Suite struct BoundedCacheTests {
   func token(_ cost: Int) -> ResolvedToken {
     ResolvedToken(range: 0..<cost, exact: nil, typos: [cost], cost: cost, typedLength: 3)
   }
 
   @Test func aWordIsResolvedOnceAndGivenBackAsResolved() {
-    let cache = ResolvedWordCache()
+    let cache = BoundedCache<WordKey, ResolvedToken>(capacity: 512)
     var computed = 0
     for _ in 0..<3 {
-      let t = cache.resolution(of: "sankt", limit: 10) {
+      let t = cache.value(for: WordKey(word: "sankt", limit: 10)) {
         computed += 1
         return token(7)
       }
@@ -20,7 +20,7 @@ import Testing
     }
     #expect(computed == 1)
     // Another limit is another resolution.
-    let other = cache.resolution(of: "sankt", limit: 20) {
+    let other = cache.value(for: WordKey(word: "sankt", limit: 20)) {
       computed += 1
       return token(9)
     }
@@ -28,29 +28,29 @@ import Testing
   }
 
   @Test func itHoldsAtMostItsCapacity() {
-    let cache = ResolvedWordCache()
+    let cache = BoundedCache<WordKey, ResolvedToken>(capacity: 512)
     var computed = 0
-    for i in 0..<(ResolvedWordCache.capacity + 1) {
-      _ = cache.resolution(of: "w\(i)", limit: 10) {
+    for i in 0..<(cache.capacity + 1) {
+      _ = cache.value(for: WordKey(word: "w\(i)", limit: 10)) {
         computed += 1
         return token(i)
       }
     }
     // The first word was dropped when the cache started over.
-    _ = cache.resolution(of: "w0", limit: 10) {
+    _ = cache.value(for: WordKey(word: "w0", limit: 10)) {
       computed += 1
       return token(0)
     }
-    #expect(computed == ResolvedWordCache.capacity + 2)
+    #expect(computed == cache.capacity + 2)
   }
 
   @Test func errorsAreNotKept() {
     struct Failure: Error {}
-    let cache = ResolvedWordCache()
+    let cache = BoundedCache<WordKey, ResolvedToken>(capacity: 512)
     #expect(throws: Failure.self) {
-      try cache.resolution(of: "x", limit: 10) { throw Failure() }
+      try cache.value(for: WordKey(word: "x", limit: 10)) { throw Failure() }
     }
-    let t = cache.resolution(of: "x", limit: 10) { token(3) }
+    let t = cache.value(for: WordKey(word: "x", limit: 10)) { token(3) }
     #expect(t.cost == 3)
   }
 }
