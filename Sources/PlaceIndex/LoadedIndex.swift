@@ -20,6 +20,8 @@ public final class LoadedIndex: Sendable {
   let resolvedWords = BoundedCache<WordKey, ResolvedToken>(capacity: 512)
   /// Display texts of recent suggestions, prepared for highlighting.
   let preparedTexts = BoundedCache<String, MatchHighlighter.Prepared>(capacity: 4096)
+  /// What recent suggestions showed of their places.
+  let displays = BoundedCache<PlaceDisplay.Key, PlaceDisplay>(capacity: 4096)
   /// The metadata section as a JSON object.
   public let metadata: [String: String]
   /// Primary type name index of each type list, for quick filtering.

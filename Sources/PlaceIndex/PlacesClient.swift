@@ -60,12 +60,11 @@ public final class PlacesClient: Sendable {
       // the table's storage is shared by every thread.
       if tables[f.shard] == nil { tables[f.shard] = try? indexes[f.shard].abbreviations }
       guard let a = tables[f.shard],
-        let s = try? suggestion(for: f, plan: plan, filter: request.filter, abbreviations: a)
+        let (s, key) = try? suggestion(for: f, plan: plan, filter: request.filter, abbreviations: a)
       else { continue }
       // The same shop mapped as node and building: same name and primary type, close together.
       let point = Coordinate(
         latitude: Double(f.latitudeE7) / 1e7, longitude: Double(f.longitudeE7) / 1e7)
-      let key = TextNormalizer.fold(s.primaryText.text)
       let radius = PlacesClient.duplicateRadius(primaryType: s.types.first ?? "")
       if seen.contains(where: {
         $0.0 == key && $0.1 == s.types.first && $0.2.distance(to: point) < radius
@@ -102,48 +101,32 @@ public final class PlacesClient: Sendable {
     }
   }
 
-  /// Builds the displayed suggestion of a scored place.
+  /// Builds the displayed suggestion of a scored place, and the key of its duplicates.
   func suggestion(
     for f: ScoredPlace, plan: QueryPlan, filter: AutocompleteFilter, abbreviations a: Abbreviations
-  ) throws -> AutocompletePlaceSuggestion {
+  ) throws -> (AutocompletePlaceSuggestion, duplicateKey: String) {
     let index = indexes[f.shard]
-    let e = try index.places.entry(f.rank)
-    var primary = try index.strings.string(e.primaryText)
-    if let lang = filter.languageCode?.lowercased(), !lang.isEmpty {
-      for n in e.names where try index.strings.string(n.language).lowercased() == lang {
-        primary = try index.strings.string(n.name)
-        break
-      }
-    }
-    var parts = try e.secondaryParts.map { try index.strings.string($0) }
-    if let region = filter.regionCode?.uppercased(), let cc = e.countryCode,
-      try index.strings.string(cc) == region,
-      let country = e.components.first(where: { $0.kind == .country }),
-      let last = parts.last, try index.strings.string(country.long) == last
-    {
-      parts.removeLast()
-    }
-    let secondary = parts.joined(separator: ", ")
+    let language = filter.languageCode?.lowercased()
+    let region = filter.regionCode?.uppercased()
+    let key = PlaceDisplay.Key(
+      rank: f.rank, language: language?.isEmpty == false ? language : nil, region: region)
+    let d = try index.displays.value(for: key) { try PlaceDisplay(index, key, abbreviations: a) }
     let primaryMatches = MatchHighlighter.matches(
-      queryTokens: plan.tokens, in: index.prepared(primary, abbreviations: a), abbreviations: a)
-    let secondaryMatches =
-      secondary.isEmpty
-      ? []
-      : MatchHighlighter.matches(
-        queryTokens: plan.tokens, in: index.prepared(secondary, abbreviations: a),
-        abbreviations: a)
-    let shift = primary.unicodeScalars.count + 2
-    let full = secondary.isEmpty ? primary : primary + ", " + secondary
+      queryTokens: plan.tokens, in: d.primary, abbreviations: a)
+    let secondaryMatches = MatchHighlighter.matches(
+      queryTokens: plan.tokens, in: d.secondary, abbreviations: a)
+    let shift = d.primaryText.unicodeScalars.count + 2
+    let full = d.secondaryText.isEmpty ? d.primaryText : d.primaryText + ", " + d.secondaryText
     let fullMatches =
-      secondary.isEmpty
+      d.secondaryText.isEmpty
       ? primaryMatches
       : primaryMatches + secondaryMatches.map { ($0.lowerBound + shift)..<($0.upperBound + shift) }
-    let placeID = PlaceRecord.placeID(kind: e.osmKind, id: e.osmID)
-    return AutocompletePlaceSuggestion(
-      placeID: placeID, types: index.types.types(ofList: e.typeList),
-      distanceMeters: f.distance.map { Int($0.rounded()) },
+    let suggestion = AutocompletePlaceSuggestion(
+      placeID: d.placeID, types: d.types, distanceMeters: f.distance.map { Int($0.rounded()) },
       fullText: MatchedText(text: full, matches: fullMatches),
-      primaryText: MatchedText(text: primary, matches: primaryMatches),
-      secondaryText: MatchedText(text: secondary, matches: secondaryMatches))
+      primaryText: MatchedText(text: d.primaryText, matches: primaryMatches),
+      secondaryText: MatchedText(text: d.secondaryText, matches: secondaryMatches))
+    return (suggestion, d.duplicateKey)
   }
+
 }

@@ -1,0 +1,57 @@
+import PlaceCore
+import PlaceIndexFormat
+
+/// What a suggestion shows of a place, built from its record once and kept by the index for
+/// the next requests that show it: its ID, types, primary and secondary texts prepared for
+/// highlighting, and the key that finds its duplicates.
+struct PlaceDisplay: Sendable {
+  /// The place ID ("N240109189").
+  let placeID: String
+  /// Types, primary first.
+  let types: [String]
+  /// The name or street address, in the requested language when the place has it.
+  let primary: MatchHighlighter.Prepared
+  /// Locality, region, country (without the country when it is the requested region's).
+  let secondary: MatchHighlighter.Prepared
+  /// The primary text as typed.
+  let primaryText: String
+  /// The secondary text.
+  let secondaryText: String
+  /// The folded primary text: places with the same key, primary type and position are one.
+  let duplicateKey: String
+
+  /// Which display of which place: the language and region of the request change the texts.
+  struct Key: Hashable, Sendable {
+    var rank: Int
+    var language: String?
+    var region: String?
+  }
+
+  /// Builds the display of place `key.rank` of `index`.
+  init(_ index: LoadedIndex, _ key: Key, abbreviations a: Abbreviations) throws {
+    let e = try index.places.entry(key.rank)
+    var primary = try index.strings.string(e.primaryText)
+    if let lang = key.language {
+      for n in e.names where try index.strings.string(n.language).lowercased() == lang {
+        primary = try index.strings.string(n.name)
+        break
+      }
+    }
+    var parts = try e.secondaryParts.map { try index.strings.string($0) }
+    if let region = key.region, let cc = e.countryCode,
+      try index.strings.string(cc) == region,
+      let country = e.components.first(where: { $0.kind == .country }),
+      let last = parts.last, try index.strings.string(country.long) == last
+    {
+      parts.removeLast()
+    }
+    let secondary = parts.joined(separator: ", ")
+    placeID = PlaceRecord.placeID(kind: e.osmKind, id: e.osmID)
+    types = index.types.types(ofList: e.typeList)
+    primaryText = primary
+    secondaryText = secondary
+    self.primary = index.prepared(primary, abbreviations: a)
+    self.secondary = index.prepared(secondary, abbreviations: a)
+    duplicateKey = TextNormalizer.fold(primary)
+  }
+}
