@@ -98,6 +98,28 @@ func places(_ s: [AutocompleteSuggestion]) -> [AutocompletePlaceSuggestion] {
     #expect(without.first?.secondaryText.text.contains("Austria") == false)
   }
 
+  /// A client keeps what it showed of a place per language and region: one request's display
+  /// never leaks into another's.
+  @Test func keptDisplaysKeepLanguagesAndRegionsApart() throws {
+    let c = try sampleClient()
+    func first(_ filter: AutocompleteFilter) throws -> AutocompletePlaceSuggestion? {
+      places(
+        try c.autocompleteSuggestions(for: AutocompleteRequest(query: "apotheke", filter: filter))
+      ).first
+    }
+    for _ in 0..<2 {
+      let plain = try first(AutocompleteFilter())
+      #expect(plain?.primaryText.text == "Apotheke zum Löwen")
+      #expect(plain?.secondaryText.text.hasSuffix("Austria") == true)
+      let english = try first(AutocompleteFilter(languageCode: "en"))
+      #expect(english?.primaryText.text == "Lion Pharmacy")
+      #expect(english?.placeID == plain?.placeID)
+      let local = try first(AutocompleteFilter(regionCode: "at"))
+      #expect(local?.primaryText.text == "Apotheke zum Löwen")
+      #expect(local?.secondaryText.text.contains("Austria") == false)
+    }
+  }
+
   @Test func detailsReturnOnlyTheRequestedFields() throws {
     let c = try sampleClient()
     let s = try #require(
