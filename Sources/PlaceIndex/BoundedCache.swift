@@ -2,33 +2,51 @@ import Foundation
 
 /// Values an index computed lately, kept so that the next request does not compute them again.
 ///
-/// An index keeps two: the finished words of recent queries, resolved ("Sankt Florinsgasse 1",
+/// An index keeps three: the finished words of recent queries, resolved ("Sankt Florinsgasse 1",
 /// then "Sankt Florinsgasse 15", looks up "sankt" and "florinsgasse" once; the word being typed
-/// is never taken from it), and the display texts of recent suggestions, prepared for
-/// highlighting (the same place on the next keystroke, the same town under many places).
+/// is never taken from it), the display texts of recent suggestions prepared for highlighting,
+/// and what recent suggestions showed of their places (the same place on the next keystroke,
+/// the same town under many places).
 ///
-/// Bounded: when it holds `capacity` values it starts over. A value depends only on its key
-/// and the index, so a kept one is the one computing it gives; errors are not kept.
+/// Bounded: when a thread's part holds `capacity` values it starts over. A value depends only
+/// on its key and the index, so a kept one is the one computing it gives; errors are not kept.
+///
+/// Each thread uses its own part (one of ``parts``, picked by the thread's identity), so that
+/// threads querying one index at once neither wait on one lock nor share the kept values'
+/// reference counts, which would make their cores trade the same cache lines.
 final class BoundedCache<Key: Hashable & Sendable, Value: Sendable>: @unchecked Sendable {
-  // @unchecked: `entries` is read and written only while holding `lock`.
-  private let lock = NSLock()
-  private var entries: [Key: Value] = [:]
-  /// Most values held.
+  // @unchecked: each part's `entries` is read and written only while holding its `lock`.
+  private final class Part {
+    let lock = NSLock()
+    var entries: [Key: Value] = [:]
+  }
+
+  /// Number of parts: threads whose identities pick the same part share it.
+  static var parts: Int { 16 }  // a power of two, 16 for the hash's top four bits
+  private let parts: [Part]
+  /// Most values one part holds.
   let capacity: Int
 
-  init(capacity: Int) { self.capacity = capacity }
+  init(capacity: Int) {
+    self.capacity = capacity
+    parts = (0..<Self.parts).map { _ in Part() }
+  }
 
-  /// The value for `key`, computing and keeping it when it is not held.
+  /// The value for `key`, computing and keeping it when the calling thread's part does not
+  /// hold it.
   func value(for key: Key, _ compute: () throws -> Value) rethrows -> Value {
-    lock.lock()
-    let held = entries[key]
-    lock.unlock()
+    // pthread_self is a register read: cheap enough for every lookup (Thread.current is not).
+    let thread = UInt64(UInt(bitPattern: Int(bitPattern: pthread_self())))
+    let part = parts[Int((thread &* 0x9E37_79B9_7F4A_7C15) >> 60)]
+    part.lock.lock()
+    let held = part.entries[key]
+    part.lock.unlock()
     if let held { return held }
     let value = try compute()
-    lock.lock()
-    if entries.count >= capacity { entries.removeAll(keepingCapacity: true) }
-    entries[key] = value
-    lock.unlock()
+    part.lock.lock()
+    if part.entries.count >= capacity { part.entries.removeAll(keepingCapacity: true) }
+    part.entries[key] = value
+    part.lock.unlock()
     return value
   }
 }
