@@ -54,6 +54,17 @@ let hardCases: Result<String, Error> = Result {
     }
   }
 
+  /// A city without a letter is a tagging mistake (the house number typed twice): the place
+  /// takes the town it lies in.
+  @Test func aCityWithoutLettersIsNotTheLocality() throws {
+    let client = try PlacesClient(indexPaths: [try hardCases.get()])
+    let s = try #require(
+      try client.autocompleteSuggestions(for: AutocompleteRequest(query: "salon vlasta")).first?
+        .placeSuggestion)
+    #expect(s.placeID == "N8")
+    #expect(s.secondaryText.text == "Vinohradská 7, 12000 Praha, Czechia")
+  }
+
   @Test func addressesFollowTheCountryConvention() throws {
     let client = try PlacesClient(indexPaths: [try hardCases.get()])
     let li = try client.fetchPlace(
