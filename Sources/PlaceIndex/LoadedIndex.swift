@@ -19,9 +19,9 @@ public final class LoadedIndex: Sendable {
   /// Finished words resolved lately (queries grow keystroke by keystroke), by word and limit.
   let resolvedWords = BoundedCache<WordKey, ResolvedToken>(capacity: 512)
   /// Display texts of recent suggestions, prepared for highlighting.
-  let preparedTexts = BoundedCache<String, MatchHighlighter.Prepared>(capacity: 4096)
+  let preparedTexts = BoundedCache<String, MatchHighlighter.Prepared>(capacity: 1024)
   /// What recent suggestions showed of their places.
-  let displays = BoundedCache<PlaceDisplay.Key, PlaceDisplay>(capacity: 4096)
+  let displays = BoundedCache<PlaceDisplay.Key, PlaceDisplay>(capacity: 1024)
   /// The metadata section as a JSON object.
   public let metadata: [String: String]
   /// Primary type name index of each type list, for quick filtering.
