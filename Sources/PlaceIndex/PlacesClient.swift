@@ -65,9 +65,10 @@ public final class PlacesClient: Sendable {
       // The same shop mapped as node and building: same name and primary type, close together.
       let point = Coordinate(
         latitude: Double(f.latitudeE7) / 1e7, longitude: Double(f.longitudeE7) / 1e7)
-      let radius = PlacesClient.duplicateRadius(primaryType: s.types.first ?? "")
+      let type = s.types.first ?? ""
       if seen.contains(where: {
-        $0.0 == key && $0.1 == s.types.first && $0.2.distance(to: point) < radius
+        $0.0 == key
+          && PlacesClient.areDuplicates(type, $0.1, distance: $0.2.distance(to: point))
       }) {
         continue
       }
@@ -88,6 +89,17 @@ public final class PlacesClient: Sendable {
     } catch {
       return .failure(error)
     }
+  }
+
+  /// Whether two places with the same name, of primary types `a` and `b`, `distance` meters
+  /// apart are one: the same type within ``duplicateRadius(primaryType:)``, or one of them
+  /// untyped (a bare point of interest or establishment: the building or grounds of a named
+  /// bank, say) within the default 150 m.
+  static func areDuplicates(_ a: String, _ b: String, distance: Double) -> Bool {
+    if a == b { return distance < duplicateRadius(primaryType: a) }
+    let untyped: Set<String> = ["point_of_interest", "establishment"]
+    return (untyped.contains(a) || untyped.contains(b))
+      && distance < duplicateRadius(primaryType: "")
   }
 
   /// How far apart two places with the same name and primary type may be and still be one

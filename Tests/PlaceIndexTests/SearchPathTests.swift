@@ -118,6 +118,26 @@ struct SearchPathTests {
     #expect(try top5(client, "NaturaZzne").contains("N4727972445"))
   }
 
+  /// The Bank of Finland is a bank node and, 60 m away, its untyped grounds (landuse=civil)
+  /// of the same name: one suggestion.
+  @Test func aNamedPlaceAndItsUntypedGroundsAreOneSuggestion() throws {
+    let client = try PlacesClient(indexPaths: [try helsinkiSearchIndex.get()])
+    let s = try client.autocompleteSuggestions(for: AutocompleteRequest(query: "suomen pankki"))
+      .compactMap(\.placeSuggestion)
+    #expect(s.filter { $0.primaryText.text == "Suomen Pankki" }.map(\.types.first) == ["bank"])
+  }
+
+  @Test(arguments: [
+    ("bank", "bank", 149.0, true), ("bank", "bank", 151, false),
+    ("bank", "point_of_interest", 100, true), ("establishment", "cafe", 100, true),
+    ("point_of_interest", "locality", 200, false), ("bank", "cafe", 10, false),
+    ("route", "route", 1_999, true), ("route", "point_of_interest", 1_000, false),
+  ])
+  func duplicatesShareANameAndAreClose(a: String, b: String, distance: Double, same: Bool) {
+    #expect(PlacesClient.areDuplicates(a, b, distance: distance) == same)
+    #expect(PlacesClient.areDuplicates(b, a, distance: distance) == same)
+  }
+
   @Test func aTypoInAShortWordFallsBackToTheOtherWords() throws {
     let client = try PlacesClient(indexPaths: [try helsinkiSearchIndex.get()])
     // "Bar" typed "Bgr" (too short for typo tolerance), "Bar" missing its first letter, a
