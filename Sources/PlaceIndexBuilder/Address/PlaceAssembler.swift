@@ -42,13 +42,17 @@ struct PlaceAssembler {
     // Streets: one route place per (name, locality).
     var routeIndex: [String: Int] = [:]
     var routeMembers: [Int: [(Int32, Int32)]] = [:]
+    // The terms of texts many places share (their street, town, region, country), found once.
+    var terms = TermMemo(abbreviations: abbreviations)
     for e in elements {
       let classification = rules.classify(e.tags)
       if classification == nil, PlaceAssembler.isStreetPart(e.tags) {
         counts.streetPartsSkipped += 1
         continue
       }
-      guard let place = assemble(e, classification: classification, counts: &counts) else {
+      guard
+        let place = assemble(e, classification: classification, counts: &counts, terms: &terms)
+      else {
         continue
       }
       if classification == nil, e.tags["name"] != nil {
@@ -125,7 +129,8 @@ struct PlaceAssembler {
   }
 
   private func assemble(
-    _ e: ExtractedElement, classification: PlaceClassification?, counts: inout Counts
+    _ e: ExtractedElement, classification: PlaceClassification?, counts: inout Counts,
+    terms memo: inout TermMemo
   ) -> AssembledPlace? {
     let t = e.tags
     let name = t["name"] ?? t["brand"]
@@ -228,24 +233,18 @@ struct PlaceAssembler {
       if let part, TextNormalizer.fold(part) != ownName { contextTexts.append(part) }
     }
     var terms = Set<String>()
-    for text in nameTexts {
-      terms.formUnion(IndexTerms.terms(for: text, abbreviations: abbreviations))
-    }
+    for text in nameTexts { terms.formUnion(memo.terms(for: text)) }
     // Terms only the alternative names carry: they match, but rank below the primary name's.
     var altTerms = Set<String>()
-    for n in names {
-      altTerms.formUnion(IndexTerms.terms(for: n.name, abbreviations: abbreviations))
-    }
+    for n in names { altTerms.formUnion(memo.terms(for: n.name)) }
     altTerms.subtract(terms)
     var contextTerms = Set<String>()
-    for text in contextTexts {
-      contextTerms.formUnion(IndexTerms.terms(for: text, abbreviations: abbreviations))
-    }
+    for text in contextTexts { contextTerms.formUnion(memo.terms(for: text)) }
     // Category words, so that "pharmacy" or "Apotheke" alone finds pharmacies.
     if types.contains("establishment") || types.contains("point_of_interest") {
       for type in types where rules.vocabulary.group(of: type) != PlaceTypeVocabulary.genericGroup {
         for word in synonyms.words(for: type) {
-          contextTerms.formUnion(IndexTerms.terms(for: word, abbreviations: .empty))
+          contextTerms.formUnion(memo.terms(for: word, abbreviated: false))
         }
       }
     }
@@ -274,5 +273,28 @@ struct PlaceAssembler {
       return c
     }
     return nil
+  }
+}
+
+/// The search terms of texts, each text's found once per build (``IndexTerms``).
+struct TermMemo {
+  let abbreviations: Abbreviations
+  private var found: [String: [String]] = [:]
+  private var foundPlain: [String: [String]] = [:]
+
+  init(abbreviations: Abbreviations) { self.abbreviations = abbreviations }
+
+  /// The terms of `text`, with the abbreviation table unless `abbreviated` is false.
+  mutating func terms(for text: String, abbreviated: Bool = true) -> [String] {
+    if abbreviated {
+      if let t = found[text] { return t }
+      let t = IndexTerms.terms(for: text, abbreviations: abbreviations)
+      found[text] = t
+      return t
+    }
+    if let t = foundPlain[text] { return t }
+    let t = IndexTerms.terms(for: text, abbreviations: .empty)
+    foundPlain[text] = t
+    return t
   }
 }
