@@ -40,11 +40,14 @@ enum ArtifactWriter {
     removeStaleTemporaries(in: folder, for: url.lastPathComponent)
     let temp = folder.appendingPathComponent(
       "\(temporaryPrefix)\(getpid())-\(url.lastPathComponent)")
-    guard FileManager.default.createFile(atPath: temp.path, contents: nil) else {
-      throw BuildError.cannotWrite(path: temp.path, reason: "cannot create the file")
+    // Created in place with open(2): FileManager.createFile writes through a temporary of its
+    // own (".dat.nosync…"), which a build killed at that instant would leave behind.
+    let fd = open(temp.path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+    guard fd >= 0 else {
+      throw BuildError.cannotWrite(path: temp.path, reason: String(cString: strerror(errno)))
     }
     do {
-      let handle = try FileHandle(forWritingTo: temp)
+      let handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
       try handle.write(contentsOf: Data(bytes))
       try handle.synchronize()
       try handle.close()
