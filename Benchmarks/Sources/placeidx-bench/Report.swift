@@ -18,7 +18,8 @@ enum Report {
   }
   static func pct(_ v: Double) -> String { String(format: "%.0f%%", v * 100) }
   static func x(_ v: Double) -> String { String(format: "%.2f×", v) }
-  static func num(_ v: Double?) -> String { v.map { String(format: "%.1f", $0) } ?? "–" }
+  /// Characters typed, to two decimals: extracts often differ from the peer by a few hundredths.
+  static func num(_ v: Double?) -> String { v.map { String(format: "%.2f", $0) } ?? "–" }
   static func rate(_ v: Double) -> String {
     v >= 1e6 ? String(format: "%.1f M/s", v / 1e6) : String(format: "%.0f/s", v)
   }
