@@ -96,29 +96,53 @@ private final class ThreadLog: @unchecked Sendable {
 
 /// The sessions and requests handed to the threads.
 private final class Work: @unchecked Sendable {
+  // @unchecked: `nextSequence` is read and written only while holding `lock`; each thread
+  // writes only its own log.
   let sessions: [any SearchSession]
   let requests: [BenchRequest]
   let logs: [ThreadLog]
+  /// The request indexes of each target's keystroke sequence, in typing order.
+  let sequences: [[Int]]
+  private let lock = NSLock()
+  private var nextSequence = 0
 
   init(sessions: [any SearchSession], requests: [BenchRequest]) {
     self.sessions = sessions
     self.requests = requests
     logs = sessions.map { _ in ThreadLog() }
+    var sequences: [[Int]] = []
+    for (i, r) in requests.enumerated() {
+      if i == 0 || r.target != requests[i - 1].target { sequences.append([]) }
+      sequences[sequences.count - 1].append(i)
+    }
+    self.sequences = sequences
   }
 
-  /// Thread `t` runs the keystroke sequences of every `threads`-th target, in order.
+  /// The next target's keystroke sequence no thread has taken, or nil.
+  private func takeSequence() -> [Int]? {
+    lock.lock()
+    defer { lock.unlock() }
+    guard nextSequence < sequences.count else { return nil }
+    nextSequence += 1
+    return sequences[nextSequence - 1]
+  }
+
+  /// Thread `t` takes the targets' keystroke sequences one at a time from a shared queue (as
+  /// a server's threads take requests), typing each in order, until none is left.
   func run(thread t: Int) {
     let clock = ContinuousClock()
     let session = sessions[t]
     let log = logs[t]
-    let n = sessions.count
-    for (i, r) in requests.enumerated() where r.target % n == t {
-      let start = clock.now
-      let found = session.search(r.query, origin: r.origin)
-      let elapsed = clock.now - start
-      log.indexes.append(i)
-      log.latencies.append(nanoseconds(elapsed))
-      log.results.append(found)
+    while let sequence = takeSequence() {
+      for i in sequence {
+        let r = requests[i]
+        let start = clock.now
+        let found = session.search(r.query, origin: r.origin)
+        let elapsed = clock.now - start
+        log.indexes.append(i)
+        log.latencies.append(nanoseconds(elapsed))
+        log.results.append(found)
+      }
     }
   }
 }

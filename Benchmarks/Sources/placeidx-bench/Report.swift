@@ -236,9 +236,10 @@ enum Report {
     s += "\n## Query latency\n\n"
     s += "Every keystroke prefix of every target (half with an origin near the target), in "
     s += "process, after one untimed warm-up pass; each request's fastest of \(r.passes) passes "
-    s += "(and the shortest wall time for req/s). Two threads: each runs the keystroke "
-    s += "sequences of half of the targets at the same time (ours share one client, the peer "
-    s += "has a connection per thread); req/s is requests over wall time, \"cores used\" the "
+    s += "(and the shortest wall time for req/s). Two threads: at the same time, each takes "
+    s += "the targets' keystroke sequences one at a time from a shared queue (ours share one "
+    s += "client, the peer has a connection per thread); req/s is requests over wall time, "
+    s += "\"cores used\" the "
     s += "process's CPU time over wall time (near 1 with two threads means other work on the "
     s += "shared machine held the second core).\n\n"
     var latencyRows: [[String]] = []
