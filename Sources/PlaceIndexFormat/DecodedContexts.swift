@@ -1,23 +1,36 @@
 /// The matching data of every context of an index: reference point, country, shared name
 /// tokens and context tokens (with the parent's), by context id, in flat arrays (no per-context
 /// array to retain while many threads read them).
-public final class DecodedContexts: Sendable {
-  let latitude: [Int64]
-  let longitude: [Int64]
+public final class DecodedContexts: @unchecked Sendable {
+  // @unchecked: the buffers are written once, in `init`, and only read after; they are raw
+  // buffers rather than arrays so that threads reading them at once do not all retain and
+  // release the same array storage (an atomic write to one shared cache line per read).
+  let latitude: UnsafeBufferPointer<Int64>
+  let longitude: UnsafeBufferPointer<Int64>
   /// Country code sid + 1, 0 when unknown.
-  let country: [Int]
+  let country: UnsafeBufferPointer<Int>
   /// Every context's name tokens, then its context tokens.
-  let ids: [Int]
+  let ids: UnsafeBufferPointer<Int>
   /// Context c's name tokens are ids[bounds[2c] ..< bounds[2c + 1]], its context tokens
   /// ids[bounds[2c + 1] ..< bounds[2c + 2]].
-  let bounds: [Int]
+  let bounds: UnsafeBufferPointer<Int>
 
   init(latitude: [Int64], longitude: [Int64], country: [Int], ids: [Int], bounds: [Int]) {
-    self.latitude = latitude
-    self.longitude = longitude
-    self.country = country
-    self.ids = ids
-    self.bounds = bounds
+    func copy<T>(_ a: [T]) -> UnsafeBufferPointer<T> {
+      let b = UnsafeMutableBufferPointer<T>.allocate(capacity: a.count)
+      _ = b.initialize(from: a)
+      return UnsafeBufferPointer(b)
+    }
+    self.latitude = copy(latitude)
+    self.longitude = copy(longitude)
+    self.country = copy(country)
+    self.ids = copy(ids)
+    self.bounds = copy(bounds)
+  }
+
+  deinit {
+    for b in [latitude, longitude] { b.deallocate() }
+    for b in [country, ids, bounds] { b.deallocate() }
   }
 
   /// Number of contexts.
@@ -30,12 +43,8 @@ public final class DecodedContexts: Sendable {
     m.countryCode = cc == 0 ? nil : cc - 1
     m.tokens.removeAll(keepingCapacity: true)
     m.contextTokens.removeAll(keepingCapacity: true)
-    ids.withUnsafeBufferPointer { all in
-      bounds.withUnsafeBufferPointer { b in
-        m.tokens.append(contentsOf: all[b[2 * c]..<b[2 * c + 1]])
-        m.contextTokens.append(contentsOf: all[b[2 * c + 1]..<b[2 * c + 2]])
-      }
-    }
+    m.tokens.append(contentsOf: ids[bounds[2 * c]..<bounds[2 * c + 1]])
+    m.contextTokens.append(contentsOf: ids[bounds[2 * c + 1]..<bounds[2 * c + 2]])
     return (latitude[c], longitude[c])
   }
 }
