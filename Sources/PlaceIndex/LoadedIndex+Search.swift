@@ -311,8 +311,6 @@ struct Candidates {
 
   /// How many postings the drivers hold (the candidates when no region narrows them).
   let cost: Int
-  /// The drivers' tokens (prefix ranges and typo candidates) whose postings are merged.
-  private(set) var tokens: [Int] = []
   /// The places whose name carries the single driver's exact token, ascending (empty when
   /// it has none); nil when the candidates are a restriction region's places.
   private(set) var exactNames: [Int]? = nil
@@ -340,6 +338,8 @@ struct Candidates {
       inRegion = places
       return
     }
+    // The drivers' tokens (prefix ranges and typo candidates), whose postings are read.
+    var tokens: [Int] = []
     for d in drivers { tokens += Array(resolved[d].range) + resolved[d].typos }
     let exact = drivers.count == 1 ? resolved[drivers[0]].exact : nil
     var names: [Int] = []

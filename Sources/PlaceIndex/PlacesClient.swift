@@ -62,7 +62,8 @@ public final class PlacesClient: Sendable {
       guard let a = tables[f.shard],
         let (s, key) = try? suggestion(for: f, plan: plan, filter: request.filter, abbreviations: a)
       else { continue }
-      // The same shop mapped as node and building: same name and primary type, close together.
+      // The same shop mapped as node and building: same name, same or no specific type, close
+      // together (``areDuplicates(_:_:distance:)``).
       let point = Coordinate(
         latitude: Double(f.latitudeE7) / 1e7, longitude: Double(f.longitudeE7) / 1e7)
       let type = s.types.first ?? ""
