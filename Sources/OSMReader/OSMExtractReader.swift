@@ -46,26 +46,12 @@ public final class OSMExtractReader {
     // No NOENT (entities stay unexpanded), no DTDLOAD, no HUGE; NONET forbids fetching.
     xmlCtxtUseOptions(ctxt, Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOCDATA.rawValue))
 
-    // A compressed extract is decompressed on a thread of its own, ahead of the parser.
-    let prefetch: PrefetchingInput? =
-      input.compression == .none ? nil : PrefetchingInput(input, chunkSize: Self.chunkSize)
-    prefetch?.start()
-    defer { prefetch?.stop() }
-    let own: UnsafeMutableRawBufferPointer? =
-      prefetch == nil
-      ? UnsafeMutableRawBufferPointer.allocate(byteCount: Self.chunkSize, alignment: 8) : nil
-    defer { own?.deallocate() }
+    // The extract is read (and decompressed) on a thread of its own, ahead of the parser.
+    let prefetch = PrefetchingInput(input, chunkSize: Self.chunkSize)
+    prefetch.start()
+    defer { prefetch.stop() }
     while true {
-      let buffer: UnsafeMutableRawBufferPointer
-      let n: Int
-      let position: Int64
-      if let prefetch {
-        (buffer, n, position) = try prefetch.next()
-      } else {
-        buffer = own!
-        n = try input.read(into: buffer)
-        position = input.position
-      }
+      let (buffer, n, position) = try prefetch.next()
       state.stats.xmlBytes += Int64(n)
       let rc = buffer.baseAddress!.withMemoryRebound(to: CChar.self, capacity: max(n, 1)) {
         xmlParseChunk(ctxt, $0, Int32(n), n == 0 ? 1 : 0)

@@ -1,7 +1,7 @@
 import Foundation
 
-/// Reads an extract a few chunks ahead of the parser, on a thread of its own, so that a
-/// compressed extract takes about as long as the slower of decompressing and parsing it
+/// Reads an extract a few chunks ahead of the parser, on a thread of its own, so that an
+/// extract takes about as long as the slower of reading (decompressing) and parsing it
 /// instead of their sum.
 ///
 /// Memory stays bounded: ``chunks`` buffers of the chunk size circulate between the reading

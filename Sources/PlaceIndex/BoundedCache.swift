@@ -11,7 +11,7 @@ import Foundation
 /// Bounded: when a thread's part holds `capacity` values it starts over. A value depends only
 /// on its key and the index, so a kept one is the one computing it gives; errors are not kept.
 ///
-/// Each thread uses its own part (one of ``parts``, picked by the thread's identity), so that
+/// Each thread uses its own part (one of `1 << partBits`, picked by the thread's identity), so that
 /// threads querying one index at once neither wait on one lock nor share the kept values'
 /// reference counts, which would make their cores trade the same cache lines.
 final class BoundedCache<Key: Hashable & Sendable, Value: Sendable>: @unchecked Sendable {
@@ -21,15 +21,16 @@ final class BoundedCache<Key: Hashable & Sendable, Value: Sendable>: @unchecked 
     var entries: [Key: Value] = [:]
   }
 
-  /// Number of parts: threads whose identities pick the same part share it.
-  static var parts: Int { 16 }  // a power of two, 16 for the hash's top four bits
+  /// Bits of the thread hash that pick a part: 1 << partBits parts. Threads whose identities
+  /// pick the same part share it.
+  static var partBits: Int { 4 }
   private let parts: [Part]
   /// Most values one part holds.
   let capacity: Int
 
   init(capacity: Int) {
     self.capacity = capacity
-    parts = (0..<Self.parts).map { _ in Part() }
+    parts = (0..<(1 << Self.partBits)).map { _ in Part() }
   }
 
   /// The value for `key`, computing and keeping it when the calling thread's part does not
@@ -37,7 +38,7 @@ final class BoundedCache<Key: Hashable & Sendable, Value: Sendable>: @unchecked 
   func value(for key: Key, _ compute: () throws -> Value) rethrows -> Value {
     // pthread_self is a register read: cheap enough for every lookup (Thread.current is not).
     let thread = UInt64(UInt(bitPattern: Int(bitPattern: pthread_self())))
-    let part = parts[Int((thread &* 0x9E37_79B9_7F4A_7C15) >> 60)]
+    let part = parts[Int((thread &* 0x9E37_79B9_7F4A_7C15) >> UInt64(64 - Self.partBits))]
     part.lock.lock()
     let held = part.entries[key]
     part.lock.unlock()

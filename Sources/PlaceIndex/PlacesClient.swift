@@ -98,10 +98,13 @@ public final class PlacesClient: Sendable {
   /// bank, say) within the default 150 m.
   static func areDuplicates(_ a: String, _ b: String, distance: Double) -> Bool {
     if a == b { return distance < duplicateRadius(primaryType: a) }
-    let untyped: Set<String> = ["point_of_interest", "establishment"]
-    return (untyped.contains(a) || untyped.contains(b))
+    return (untypedTypes.contains(a) || untypedTypes.contains(b))
       && distance < duplicateRadius(primaryType: "")
   }
+
+  /// Primary types that say no more than "a place": such a result is one with a same-named
+  /// result of any type close by.
+  static let untypedTypes: Set<String> = ["point_of_interest", "establishment"]
 
   /// How far apart two places with the same name and primary type may be and still be one
   /// place (a town as node and boundary, a street in pieces, a shop as node and building).
@@ -141,5 +144,4 @@ public final class PlacesClient: Sendable {
       secondaryText: MatchedText(text: d.secondaryText, matches: secondaryMatches))
     return (suggestion, d.duplicateKey)
   }
-
 }

@@ -69,15 +69,22 @@ public struct ItemTable: @unchecked Sendable {
       section: r.section, fileOffset: r.fileOffset + r.offset)
   }
 
-  /// A reader over the bytes of item `index`.
+  /// A reader positioned at item `index`: its block's start, past the items before it.
   @inline(__always)
-  public func item(_ index: Int) throws -> ByteReader {
+  private func itemStart(_ index: Int) throws -> ByteReader {
     var r = try blockStart(index)
     for _ in 0..<(index & (blockSize - 1)) {
       let length = try r.varint(below: r.remaining + 1)
       r.offset += length
       guard r.offset <= r.buffer.count else { throw r.fault("item runs past the end") }
     }
+    return r
+  }
+
+  /// A reader over the bytes of item `index`.
+  @inline(__always)
+  public func item(_ index: Int) throws -> ByteReader {
+    var r = try itemStart(index)
     return try next(&r)
   }
 
@@ -89,12 +96,7 @@ public struct ItemTable: @unchecked Sendable {
     guard range.upperBound <= count else {
       throw reader.fault("items \(range) out of range (count \(count))", at: 0)
     }
-    var r = try blockStart(first)
-    for _ in 0..<(first & (blockSize - 1)) {
-      let length = try r.varint(below: r.remaining + 1)
-      r.offset += length
-      guard r.offset <= r.buffer.count else { throw r.fault("item runs past the end") }
-    }
+    var r = try itemStart(first)
     for index in range { try body(index, try next(&r)) }
   }
 

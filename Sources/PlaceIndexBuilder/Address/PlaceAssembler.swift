@@ -106,7 +106,6 @@ struct PlaceAssembler {
     return (places, counts)
   }
 
-  /// A coarse grid cell name (about 5 km), grouping unlocated streets.
   /// Whether untyped tags describe a part of a street: a sidewalk or crossing carrying the
   /// street's name ("Orchard Street" three times over), or a signal or crossing node. Such
   /// an element answers no search the street does not answer better.
@@ -124,6 +123,7 @@ struct PlaceAssembler {
     "crossing", "traffic_signals", "stop", "give_way", "street_lamp",
   ]
 
+  /// A coarse grid cell name (about 5 km), grouping unlocated streets.
   private func cell(of e: ExtractedElement) -> String {
     "\(e.latitudeE7 / 500_000),\(e.longitudeE7 / 500_000)"
   }
