@@ -17,6 +17,10 @@ struct PlaceDisplay: Sendable {
   let primaryText: String
   /// The secondary text.
   let secondaryText: String
+  /// Both texts joined by ", " (the primary alone when the secondary is empty).
+  let fullText: String
+  /// Where the secondary text starts in the full text, in Unicode scalars.
+  let secondaryOffset: Int
   /// The folded primary text: places with the same key, primary type and position are one.
   let duplicateKey: String
 
@@ -50,6 +54,8 @@ struct PlaceDisplay: Sendable {
     types = index.types.types(ofList: e.typeList)
     primaryText = primary
     secondaryText = secondary
+    fullText = secondary.isEmpty ? primary : primary + ", " + secondary
+    secondaryOffset = primary.unicodeScalars.count + 2
     self.primary = index.prepared(primary, abbreviations: a)
     self.secondary = index.prepared(secondary, abbreviations: a)
     duplicateKey = TextNormalizer.fold(primary)

@@ -131,15 +131,12 @@ public final class PlacesClient: Sendable {
       queryTokens: plan.tokens, in: d.primary, abbreviations: a)
     let secondaryMatches = MatchHighlighter.matches(
       queryTokens: plan.tokens, in: d.secondary, abbreviations: a)
-    let shift = d.primaryText.unicodeScalars.count + 2
-    let full = d.secondaryText.isEmpty ? d.primaryText : d.primaryText + ", " + d.secondaryText
+    let shift = d.secondaryOffset
     let fullMatches =
-      d.secondaryText.isEmpty
-      ? primaryMatches
-      : primaryMatches + secondaryMatches.map { ($0.lowerBound + shift)..<($0.upperBound + shift) }
+      primaryMatches + secondaryMatches.map { ($0.lowerBound + shift)..<($0.upperBound + shift) }
     let suggestion = AutocompletePlaceSuggestion(
       placeID: d.placeID, types: d.types, distanceMeters: f.distance.map { Int($0.rounded()) },
-      fullText: MatchedText(text: full, matches: fullMatches),
+      fullText: MatchedText(text: d.fullText, matches: fullMatches),
       primaryText: MatchedText(text: d.primaryText, matches: primaryMatches),
       secondaryText: MatchedText(text: d.secondaryText, matches: secondaryMatches))
     return (suggestion, d.duplicateKey)
