@@ -22,7 +22,8 @@ struct PlaceScorer {
   /// The best geo score: the full nearness bonus when there is a focus.
   let maxGeo: Double
   private var entry = PlaceMatch()
-  private let decoded: DecodedContexts
+  /// The index's decoded contexts, as buffers: copying them retains nothing.
+  private let decoded: DecodedContexts.View
 
   init(
     _ index: LoadedIndex, resolved: [ResolvedToken], drivers: [Int], missing: Int,
@@ -50,7 +51,7 @@ struct PlaceScorer {
     maxContextText = contextText
     maxPrefixText = prefixText
     maxGeo = context.focus == nil ? 0 : W.nearness
-    decoded = try index.decodedContexts
+    decoded = try index.decodedContexts.view
   }
 
   /// The best text score of a place, from what the postings tell of it: whether the driving

@@ -95,9 +95,11 @@ public struct PlaceTable: @unchecked Sendable {
   }
 
   /// Decodes the part of record `index` that matching and ranking need (no strings), reusing
-  /// the token arrays of `match`; `contexts` (from ``ContextTable/decodeAll()``) spares the
+  /// the token arrays of `match`; `contexts` (the view of ``ContextTable/decodeAll()``) spares the
   /// walk through the CONTEXTS items.
-  public func match(_ index: Int, into m: inout PlaceMatch, contexts: DecodedContexts? = nil)
+  public func match(
+    _ index: Int, into m: inout PlaceMatch, contexts: DecodedContexts.View? = nil
+  )
     throws
   {
     _ = try head(index, into: &m, decoded: contexts)
@@ -105,7 +107,9 @@ public struct PlaceTable: @unchecked Sendable {
 
   /// Decodes the record's numbers and tokens and its context's; returns the reader positioned
   /// at the primary text, the context id and the street number's string id.
-  private func head(_ index: Int, into m: inout PlaceMatch, decoded: DecodedContexts? = nil)
+  private func head(
+    _ index: Int, into m: inout PlaceMatch, decoded: DecodedContexts.View? = nil
+  )
     throws -> (ByteReader, context: Int, number: Int?)
   {
     var r = try items.item(index)

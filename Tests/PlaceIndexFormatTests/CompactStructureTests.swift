@@ -220,7 +220,7 @@ import Testing
       var a = PlaceMatch()
       var b = PlaceMatch()
       try sections.places.match(i, into: &a)
-      try sections.places.match(i, into: &b, contexts: decoded)
+      try sections.places.match(i, into: &b, contexts: decoded.view)
       #expect(a.tokens == b.tokens && a.contextTokens == b.contextTokens)
       #expect(a.countryCode == b.countryCode && a.latitudeE7 == b.latitudeE7)
       #expect(a.longitudeE7 == b.longitudeE7 && a.osmID == b.osmID)

@@ -33,26 +33,52 @@ public struct Abbreviations: Sendable {
     var abbreviationTexts: [String]
   }
 
+  /// The table's parts, in one object: a copy of the table retains one object, not six. Every
+  /// thread querying an index copies its table; each retain of an object that threads share
+  /// moves the cache line of its count between their cores.
+  private final class Storage: Sendable {
+    let entries: [Entry]
+    let wordVariants: [String: [String]]
+    let suffixRules: [SuffixRule]
+    let suffixAbbreviationFulls: [String: [String]]
+    let suffixEndings: Set<UInt64>
+    let suffixLetters: Set<UInt32>
+
+    init(
+      entries: [Entry], wordVariants: [String: [String]], suffixRules: [SuffixRule],
+      suffixAbbreviationFulls: [String: [String]], suffixEndings: Set<UInt64>,
+      suffixLetters: Set<UInt32>
+    ) {
+      self.entries = entries
+      self.wordVariants = wordVariants
+      self.suffixRules = suffixRules
+      self.suffixAbbreviationFulls = suffixAbbreviationFulls
+      self.suffixEndings = suffixEndings
+      self.suffixLetters = suffixLetters
+    }
+  }
+
+  private let storage: Storage
+
   /// The rows of the table, in file order.
-  public let entries: [Entry]
+  public var entries: [Entry] { storage.entries }
   /// Whole-word variants both ways: full form → abbreviations, abbreviation → full forms.
-  let wordVariants: [String: [String]]
+  var wordVariants: [String: [String]] { storage.wordVariants }
   /// Entries whose full form is glued to the end of compound words.
-  let suffixRules: [SuffixRule]
+  var suffixRules: [SuffixRule] { storage.suffixRules }
   /// Folded abbreviations of suffix entries, for recognizing "Kanal Str." as "kanalstrasse".
-  let suffixAbbreviationFulls: [String: [String]]
+  var suffixAbbreviationFulls: [String: [String]] { storage.suffixAbbreviationFulls }
   /// The last two scalars of every suffix full form and abbreviation of 2 or more scalars,
   /// packed by ``endingKey(_:)``: words ending otherwise need no suffix matching.
-  let suffixEndings: Set<UInt64>
+  var suffixEndings: Set<UInt64> { storage.suffixEndings }
   /// The one-scalar abbreviations of suffix entries ("k" for "katu").
-  let suffixLetters: Set<UInt32>
+  var suffixLetters: Set<UInt32> { storage.suffixLetters }
 
   /// An empty table: no abbreviation variants.
   public static let empty = Abbreviations(entries: [])
 
   /// Creates a table from entries (folded).
   public init(entries: [Entry]) {
-    self.entries = entries
     var variants: [String: [String]] = [:]
     func add(_ key: String, _ value: String) {
       guard key != value else { return }
@@ -89,11 +115,9 @@ public struct Abbreviations: Sendable {
         }
       }
     }
-    self.wordVariants = variants
-    self.suffixRules = rules
-    self.suffixEndings = endings
-    self.suffixLetters = letters
-    self.suffixAbbreviationFulls = suffixFulls
+    storage = Storage(
+      entries: entries, wordVariants: variants, suffixRules: rules,
+      suffixAbbreviationFulls: suffixFulls, suffixEndings: endings, suffixLetters: letters)
   }
 
   /// The last two scalars of a word packed in one integer, or nil for shorter words.
