@@ -39,14 +39,23 @@ public enum TestPaths {
     return repoRoot.appendingPathComponent(".build/release/placeidx")
   }
 
-  /// A fresh temporary folder.
+  /// A fresh temporary folder, inside this test process's own folder, which is removed when
+  /// the process exits: fixtures shared by many tests outlive every test, so no test can
+  /// remove them itself.
   public static func temporaryDirectory() throws -> URL {
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent(
-      "placeindex-tests-\(UUID().uuidString)")
+    let url = temporaryRoot.appendingPathComponent(UUID().uuidString)
     try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     return url
   }
 }
+
+/// The folder holding this test process's temporary folders, removed at exit.
+private let temporaryRoot: URL = {
+  let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+    "placeindex-tests-\(UUID().uuidString)")
+  atexit { try? FileManager.default.removeItem(at: temporaryRoot) }
+  return url
+}()
 
 /// Runs a command, feeding `input` on stdin; returns exit status, stdout and stderr.
 public func runProcess(_ executable: URL, _ arguments: [String], input: String = "") throws -> (
