@@ -59,7 +59,8 @@ public final class LoadedIndex: Sendable {
         cb, fileOffset: co, stringCount: strings.count, tokenCount: tokens.count)
       let (pb, po) = try section(.places)
       places = try PlaceTable(
-        pb, fileOffset: po, contexts: contexts, stringCount: strings.count,
+        pb, fileOffset: po, contexts: contexts, importance: try section(.importance),
+        stringCount: strings.count,
         tokenCount: tokens.count, typeListCount: types.lists.count)
       let (qb, qo) = try section(.postings)
       postings = try Postings(qb, fileOffset: qo, placeCount: places.count)
@@ -110,7 +111,7 @@ public final class LoadedIndex: Sendable {
       contextsCell = ParsedOnce {
         Result { () throws(PlacesError) -> DecodedContexts in
           do {
-            return try placeTable.contexts.decodeAll()
+            return try placeTable.decodeAll()
           } catch let e as IndexFormatError {
             throw .index(e.withPath(file.path))
           } catch {

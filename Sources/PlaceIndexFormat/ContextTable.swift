@@ -112,7 +112,8 @@ public struct ContextTable: @unchecked Sendable {
   /// that a query reads arrays instead of walking items for each candidate.
   /// Each parent is read once, and its context tokens are merged into each child's (both
   /// sorted), which gives what ``match(_:into:)`` gives context by context.
-  public func decodeAll() throws -> DecodedContexts {
+  /// `importance` (every place's, by rank) is kept beside them.
+  public func decodeAll(importance: [UInt16]) throws -> DecodedContexts {
     var latitude: [Int64] = []
     var longitude: [Int64] = []
     var country: [Int] = []
@@ -150,7 +151,8 @@ public struct ContextTable: @unchecked Sendable {
       country.append(cc)
     }
     return DecodedContexts(
-      latitude: latitude, longitude: longitude, country: country, ids: ids, bounds: bounds)
+      latitude: latitude, longitude: longitude, country: country, ids: ids, bounds: bounds,
+      importance: importance)
   }
 
   /// Decodes every context.

@@ -1,6 +1,7 @@
 /// The matching data of every context of an index: reference point, country, shared name
 /// tokens and context tokens (with the parent's), by context id, in flat buffers (no
-/// per-context array to retain while many threads read them).
+/// per-context array to retain while many threads read them); and every place's importance,
+/// by rank.
 public final class DecodedContexts: Sendable {
   /// The buffers, for a search to copy into its own state. A copy holds no reference, so
   /// threads that read it at once write no shared reference count: this object's count shares
@@ -21,6 +22,8 @@ public final class DecodedContexts: Sendable {
     /// Context c's name tokens are ids[bounds[2c] ..< bounds[2c + 1]], its context tokens
     /// ids[bounds[2c + 1] ..< bounds[2c + 2]].
     let bounds: UnsafeBufferPointer<Int>
+    /// Each place's importance, by rank.
+    let importance: UnsafeBufferPointer<UInt16>
 
     /// Number of contexts.
     public var count: Int { latitude.count }
@@ -38,7 +41,10 @@ public final class DecodedContexts: Sendable {
     }
   }
 
-  init(latitude: [Int64], longitude: [Int64], country: [Int], ids: [Int], bounds: [Int]) {
+  init(
+    latitude: [Int64], longitude: [Int64], country: [Int], ids: [Int], bounds: [Int],
+    importance: [UInt16]
+  ) {
     func copy<T>(_ a: [T]) -> UnsafeBufferPointer<T> {
       let b = UnsafeMutableBufferPointer<T>.allocate(capacity: a.count)
       _ = b.initialize(from: a)
@@ -46,12 +52,13 @@ public final class DecodedContexts: Sendable {
     }
     view = View(
       latitude: copy(latitude), longitude: copy(longitude), country: copy(country),
-      ids: copy(ids), bounds: copy(bounds))
+      ids: copy(ids), bounds: copy(bounds), importance: copy(importance))
   }
 
   deinit {
     for b in [view.latitude, view.longitude] { b.deallocate() }
     for b in [view.country, view.ids, view.bounds] { b.deallocate() }
+    view.importance.deallocate()
   }
 
   /// Number of contexts.

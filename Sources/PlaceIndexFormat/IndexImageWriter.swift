@@ -98,6 +98,7 @@ public enum IndexImageWriter {
     file.add(.placeIDs, PlaceIDTableWriter.serialize(places))
     file.add(.contexts, contexts)
     file.add(.geo, GeoTableWriter.serialize(places))
+    file.add(.importance, ImportanceTableWriter.serialize(places))
     return (file.image(), tokens.count)
   }
 }

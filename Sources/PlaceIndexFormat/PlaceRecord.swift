@@ -6,7 +6,6 @@
 //                                       context tokens, country, secondary text and address
 //                                       components, shared between places
 //   zigzag latitude, zigzag longitude   in 1e-7 degrees, minus the context's reference point
-//   importance                          0...65535, higher is more important
 //   type list id                        into TYPES
 //   (words << 2) | (s << 1) | a         words: in the primary text (ranking: whole-name
 //                                       matches); s = 1: a street number follows; a = 1: the

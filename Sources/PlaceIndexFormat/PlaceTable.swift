@@ -70,6 +70,8 @@ public struct PlaceTable: @unchecked Sendable {
   let items: ItemTable
   /// The shared address contexts the records point into.
   public let contexts: ContextTable
+  /// The places' importance (IMPORTANCE), which the records do not repeat.
+  public let importance: ImportanceTable
   /// Number of places.
   public var count: Int { items.count }
   let stringCount: Int
@@ -78,11 +80,14 @@ public struct PlaceTable: @unchecked Sendable {
 
   /// Reads the section header; the counts bound the ids inside records.
   public init(
-    _ bytes: UnsafeRawBufferPointer, fileOffset: Int, contexts: ContextTable, stringCount: Int,
+    _ bytes: UnsafeRawBufferPointer, fileOffset: Int, contexts: ContextTable,
+    importance: (bytes: UnsafeRawBufferPointer, fileOffset: Int), stringCount: Int,
     tokenCount: Int, typeListCount: Int
   ) throws {
     items = try ItemTable(ByteReader(bytes, section: "PLACES", fileOffset: fileOffset))
     self.contexts = contexts
+    self.importance = try ImportanceTable(
+      importance.bytes, fileOffset: importance.fileOffset, placeCount: items.count)
     self.stringCount = stringCount
     self.tokenCount = tokenCount
     self.typeListCount = typeListCount
@@ -95,8 +100,8 @@ public struct PlaceTable: @unchecked Sendable {
   }
 
   /// Decodes the part of record `index` that matching and ranking need (no strings), reusing
-  /// the token arrays of `match`; `contexts` (the view of ``ContextTable/decodeAll()``) spares the
-  /// walk through the CONTEXTS items.
+  /// the token arrays of `match`; `contexts` (the view of ``decodeAll()``) spares the walk
+  /// through the CONTEXTS items and the search of IMPORTANCE.
   public func match(
     _ index: Int, into m: inout PlaceMatch, contexts: DecodedContexts.View? = nil
   )
@@ -136,7 +141,11 @@ public struct PlaceTable: @unchecked Sendable {
     }
     m.latitudeE7 = Int32(lat)
     m.longitudeE7 = Int32(lon)
-    m.importance = UInt16(try r.varint(below: 1 << 16))
+    if let d = decoded, index < d.importance.count {
+      m.importance = d.importance[index]
+    } else {
+      m.importance = try importance.importance(of: index)
+    }
     m.typeList = try r.varint(below: typeListCount)
     let flags = try r.varint(below: 1 << 18)
     m.nameWordCount = flags >> 2
@@ -175,8 +184,15 @@ public struct PlaceTable: @unchecked Sendable {
       contextTokens: m.contextTokens)
   }
 
+  /// Every context's matching data and every place's importance, decoded once, for
+  /// ``match(_:into:contexts:)`` to read instead of walking items.
+  public func decodeAll() throws -> DecodedContexts {
+    try contexts.decodeAll(importance: importance.decodeAll())
+  }
+
   /// Decodes every record.
   public func verify() throws {
+    try importance.verify()
     try items.forEach { i, _ in _ = try entry(i) }
   }
 }
@@ -205,7 +221,6 @@ public enum PlaceTableWriter {
       w.varint(context)
       w.zigzag(Int64(p.latitudeE7) - Int64(refLat))
       w.zigzag(Int64(p.longitudeE7) - Int64(refLon))
-      w.varint(Int(p.importance))
       w.varint(p.typeList)
       w.varint(p.nameWordCount << 2 | (number == nil ? 0 : 2) | (p.names.isEmpty ? 0 : 1))
       if let number { w.varint(strings.id(number)) }

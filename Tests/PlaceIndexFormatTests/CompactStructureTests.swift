@@ -214,7 +214,7 @@ import Testing
 
   @Test func decodedContextsMatchWhatTheItemsSay() throws {
     let sections = try OpenedSections(try open(tinyImage()))
-    let decoded = try sections.places.contexts.decodeAll()
+    let decoded = try sections.places.decodeAll()
     #expect(decoded.count == sections.places.contexts.count)
     for i in 0..<sections.places.count {
       var a = PlaceMatch()
@@ -224,6 +224,8 @@ import Testing
       #expect(a.tokens == b.tokens && a.contextTokens == b.contextTokens)
       #expect(a.countryCode == b.countryCode && a.latitudeE7 == b.latitudeE7)
       #expect(a.longitudeE7 == b.longitudeE7 && a.osmID == b.osmID)
+      // From IMPORTANCE: searched by rank for `a`, read from the decoded array for `b`.
+      #expect(a.importance == b.importance && a.importance == [9000, 100, 50][i])
       #expect(!a.tokens.isEmpty)
     }
   }
@@ -270,7 +272,8 @@ struct OpenedSections {
     let types = try TypeTable(yb, fileOffset: yo, strings: strings)
     let (pb, po) = try bytes(.places)
     places = try PlaceTable(
-      pb, fileOffset: po, contexts: contexts, stringCount: strings.count,
+      pb, fileOffset: po, contexts: contexts, importance: try bytes(.importance),
+      stringCount: strings.count,
       tokenCount: tokens.count, typeListCount: types.lists.count)
     let (ib, io) = try bytes(.placeIDs)
     ids = try PlaceIDTable(ib, fileOffset: io, places: places)

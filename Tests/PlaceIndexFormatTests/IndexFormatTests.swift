@@ -53,7 +53,7 @@ func open(_ bytes: [UInt8]) throws -> IndexFile {
   @Test func headerBytesMatchTheDocumentedLayout() throws {
     let b = tinyImage()
     #expect(Array(b[0..<8]) == [0x89, 0x50, 0x4C, 0x49, 0x44, 0x58, 0x0D, 0x0A])
-    #expect(b[8] == 3 && b[9] == 0)  // major 3, little-endian
+    #expect(b[8] == 4 && b[9] == 0)  // major 4, little-endian
     #expect(b[10] == 0 && b[11] == 0)  // minor 0
     let length = b[16..<24].enumerated().reduce(UInt64(0)) {
       $0 | UInt64($1.element) << (8 * UInt64($1.offset))
@@ -91,7 +91,8 @@ func open(_ bytes: [UInt8]) throws -> IndexFile {
       cb, fileOffset: co, stringCount: strings.count, tokenCount: tokens.count)
     let (pb, po) = try sectionBytes(f, .places)
     let places = try PlaceTable(
-      pb, fileOffset: po, contexts: contexts, stringCount: strings.count,
+      pb, fileOffset: po, contexts: contexts, importance: try sectionBytes(f, .importance),
+      stringCount: strings.count,
       tokenCount: tokens.count, typeListCount: 2)
     let e = try places.entry(0)
     #expect(e.osmID == 240_109_189 && e.osmKind == 0)
@@ -140,10 +141,10 @@ func open(_ bytes: [UInt8]) throws -> IndexFile {
 
   @Test func otherMajorVersionIsRefusedNamingBoth() {
     var b = tinyImage()
-    b[8] = 2
+    b[8] = 3
     #expect(
       throws: IndexFormatError.unsupportedVersion(
-        path: "tiny.placeidx", expected: 3, got: 2, gotMinor: 0)
+        path: "tiny.placeidx", expected: 4, got: 3, gotMinor: 0)
     ) {
       try open(b)
     }
