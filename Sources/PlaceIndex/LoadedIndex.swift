@@ -64,10 +64,10 @@ public final class LoadedIndex: Sendable {
         tokenCount: tokens.count, typeListCount: types.lists.count)
       let (qb, qo) = try section(.postings)
       postings = try Postings(qb, fileOffset: qo, placeCount: places.count)
-      guard postings.count == 2 * tokens.count else {
+      guard postings.tokenCount == tokens.count else {
         throw IndexFormatError.corrupt(
           path: file.path, section: "POSTINGS", offset: qo,
-          reason: "\(postings.count) lists for \(tokens.count) tokens (two per token)")
+          reason: "\(postings.tokenCount) items for \(tokens.count) tokens (one per token)")
       }
       let (ib, io) = try section(.placeIDs)
       ids = try PlaceIDTable(ib, fileOffset: io, places: places)

@@ -93,7 +93,9 @@ public enum IndexImageWriter {
     let (records, contexts) = PlaceTableWriter.serialize(places, strings: strings)
     file.add(.places, records)
     file.add(.tokens, TokenDictionaryWriter.serialize(tokens))
-    file.add(.postings, PostingsWriter.serialize(lists))
+    file.add(
+      .postings, PostingsWriter.serialize(tokens.indices.map { (lists[2 * $0], lists[2 * $0 + 1]) })
+    )
     file.add(.abbreviations, TableText.encode(content.abbreviationsTSV))
     file.add(.placeIDs, PlaceIDTableWriter.serialize(places))
     file.add(.contexts, contexts)

@@ -1,10 +1,15 @@
-// POSTINGS section layout: an item table (ItemTable.swift) with two items per token, in token
-// order: item 2t lists the places that carry token t in a name, item 2t + 1 the places that
+// POSTINGS section layout: an item table (ItemTable.swift) with one item per token, in token
+// order: the places that carry the token in a name, then, when there are any, the places that
 // carry it only in their context (address, admin areas). A query scans both, but knows for
-// each place whether the word can score as a name before decoding its record. An item is a
-// list of places (all varints):
-//   (n << 1) | encoding        n = number of places; encoding 0 = gaps, 1 = bitmap
-//   gaps:    n varints: the first place index, then the gap to each next one
+// each place whether the word can score as a name before decoding its record. An item (all
+// varints):
+//   (n << 2) | (c << 1) | encoding   the name list: n places; c = 1: a context list follows;
+//                                    encoding 0 = gaps, 1 = bitmap
+//   [byte length of the name list's places]   when c = 1
+//   the name list's places
+//   [(m << 1) | encoding, then the context list's m places, to the item's end]   when c = 1
+// A list's places:
+//   gaps:    the first place index, then the gap to each next one
 //   bitmap:  the first place index f, then bytes whose bit i (low bit first) is set when place
 //            f + 8·byte + bit carries the token; the first bit is place f
 // The writer picks whichever is shorter (bitmaps win for dense lists such as a town's name).
@@ -15,10 +20,8 @@
 /// Reads the places that carry each token.
 public struct Postings: @unchecked Sendable {
   let items: ItemTable
-  /// Number of lists (twice the token count).
-  public var count: Int { items.count }
-  /// Number of tokens: two lists each.
-  public var tokenCount: Int { items.count / 2 }
+  /// Number of tokens: one item each.
+  public var tokenCount: Int { items.count }
   let placeCount: Int
 
   /// Reads the section header; `placeCount` bounds every place index.
@@ -33,7 +36,8 @@ public struct Postings: @unchecked Sendable {
     guard token >= 0, token < tokenCount else {
       throw items.reader.fault("token \(token) has no list", at: 0)
     }
-    return try list(2 * token + (context ? 1 : 0))
+    let (names, contextOnly) = try lists(at: try items.item(token))
+    return context ? contextOnly : names
   }
 
   /// Calls `body` with each token of `tokens` and its name and context cursors, in order.
@@ -50,35 +54,47 @@ public struct Postings: @unchecked Sendable {
       guard first >= 0, last < tokenCount else {
         throw items.reader.fault("token \(first < 0 ? first : last) has no list", at: 0)
       }
-      var names: PostingsCursor? = nil
-      try items.walk((2 * first)..<(2 * last + 2)) { item, r in
-        let cursor = try list(at: r)
-        if item & 1 == 0 {
-          names = cursor
-        } else {
-          try body(item >> 1, names!, cursor)
-        }
+      try items.walk(first..<(last + 1)) { token, r in
+        let (names, context) = try lists(at: r)
+        try body(token, names, context)
       }
       i = end
     }
   }
 
-  /// A cursor over list `item` of the item table.
-  public func list(_ item: Int) throws -> PostingsCursor {
-    guard item >= 0, item < count else {
-      throw items.reader.fault("list \(item) does not exist", at: 0)
+  /// The name and context cursors of the item that `r` reads.
+  @inline(__always)
+  private func lists(at r: ByteReader) throws -> (names: PostingsCursor, context: PostingsCursor) {
+    var r = r
+    let head = try r.varint(below: 4 * placeCount + 4)
+    let n = head >> 2
+    guard head & 2 != 0 else {
+      let names = try cursor(r, end: r.buffer.count, count: n, bitmap: head & 1 == 1)
+      var none = r
+      none.offset = r.buffer.count
+      return (names, PostingsCursor(reader: none, remaining: 0, count: 0, placeCount: placeCount))
     }
-    return try list(at: try items.item(item))
+    let length = try r.varint(below: r.remaining + 1)
+    let namesEnd = r.offset + length
+    let names = try cursor(r, end: namesEnd, count: n, bitmap: head & 1 == 1)
+    r.offset = namesEnd
+    let contextHead = try r.varint(below: 2 * placeCount + 2)
+    let context = try cursor(
+      r, end: r.buffer.count, count: contextHead >> 1, bitmap: contextHead & 1 == 1)
+    return (names, context)
   }
 
-  /// A cursor over the list whose bytes `r` reads.
+  /// A cursor over `count` places written from `r`'s offset up to `end`.
   @inline(__always)
-  private func list(at r: ByteReader) throws -> PostingsCursor {
-    var r = r
-    let head = try r.varint(below: 2 * placeCount + 2)
-    let (n, encoding) = (head >> 1, head & 1)
+  private func cursor(_ r: ByteReader, end: Int, count n: Int, bitmap: Bool) throws
+    -> PostingsCursor
+  {
+    // Rebased from 0, so that offsets and the file offset stay those of the item.
+    var r = ByteReader(
+      UnsafeRawBufferPointer(rebasing: r.buffer[0..<end]), section: r.section,
+      fileOffset: r.fileOffset, offset: r.offset)
     var cursor = PostingsCursor(reader: r, remaining: n, count: n, placeCount: placeCount)
-    if encoding == 1, n > 0 {
+    if bitmap, n > 0 {
       cursor.bitmapBase = try r.varint(below: placeCount)
       cursor.bitmapStart = r.offset
       cursor.reader = r
@@ -89,7 +105,7 @@ public struct Postings: @unchecked Sendable {
 
   /// Number of places that carry `token`, in names and contexts.
   public func length(_ token: Int) throws -> Int {
-    try list(token, context: false).count + list(token, context: true).count
+    try length(of: token..<(token + 1))
   }
 
   /// Number of places that carry the tokens of `range`, in names and contexts, summed (each
@@ -102,10 +118,16 @@ public struct Postings: @unchecked Sendable {
     var r = range
     // In chunks, so that a cap reached early stops the walk.
     while !r.isEmpty, total <= cap {
-      let chunk = r.lowerBound..<min(r.upperBound, r.lowerBound + 64)
-      try items.walk((2 * chunk.lowerBound)..<(2 * chunk.upperBound)) { _, r in
+      let chunk = r.lowerBound..<min(r.upperBound, r.lowerBound + 32)
+      try items.walk(chunk) { _, r in
         var r = r
-        total += try r.varint(below: 2 * placeCount + 2) >> 1
+        let head = try r.varint(below: 4 * placeCount + 4)
+        total += head >> 2
+        if head & 2 != 0 {
+          let length = try r.varint(below: r.remaining + 1)
+          r.offset += length
+          total += try r.varint(below: 2 * placeCount + 2) >> 1
+        }
       }
       r = chunk.upperBound..<r.upperBound
     }
@@ -114,14 +136,14 @@ public struct Postings: @unchecked Sendable {
 
   /// Decodes every list, checking order and range.
   public func verify() throws {
-    guard items.count % 2 == 0 else {
-      throw items.reader.fault("\(items.count) lists: not two per token", at: 0)
-    }
-    try items.forEach { t, _ in
-      var c = try list(t)
-      while try c.next() != nil {}
-      guard c.reader.remaining == 0, c.byte == 0 else {
-        throw c.reader.fault("list \(t) holds more than its \(c.count) places")
+    try items.forEach { t, r in
+      let (names, context) = try lists(at: r)
+      for (list, what) in [(names, "name"), (context, "context")] {
+        var c = list
+        while try c.next() != nil {}
+        guard c.reader.remaining == 0, c.byte == 0 else {
+          throw c.reader.fault("token \(t)'s \(what) list holds more than its \(c.count) places")
+        }
       }
     }
   }
@@ -189,36 +211,47 @@ public struct PostingsCursor {
 
 /// Writes a POSTINGS section.
 public enum PostingsWriter {
-  /// The section bytes; `lists[i]` holds the strictly increasing place indexes of item `i`
-  /// (for an index: a token's name list, then its context list).
-  public static func serialize(_ lists: [[Int]]) -> [UInt8] {
+  /// The section bytes; `lists[t]` holds the strictly increasing place indexes that carry
+  /// token `t` in a name and those that carry it only in their context.
+  public static func serialize(_ lists: [(names: [Int], context: [Int])]) -> [UInt8] {
     var table = ItemTableWriter()
-    for list in lists {
-      var gaps = ByteWriter()
-      gaps.varint(list.count << 1)
-      var last = -1
-      for p in list {
-        precondition(p > last, "postings must be strictly increasing")
-        gaps.varint(last < 0 ? p : p - last)
-        last = p
-      }
-      guard let first = list.first, let final = list.last else {
-        table.append(gaps.bytes)
-        continue
-      }
-      let bitmapBytes = (final - first) / 8 + 1
-      if bitmapBytes + 8 < gaps.count {
-        var bits = [UInt8](repeating: 0, count: bitmapBytes)
-        for p in list { bits[(p - first) / 8] |= 1 << ((p - first) % 8) }
-        var w = ByteWriter()
-        w.varint(list.count << 1 | 1)
-        w.varint(first)
-        w.append(bits)
-        table.append(w.bytes)
+    for (names, context) in lists {
+      let (namesBitmap, namesBytes) = places(names)
+      var w = ByteWriter()
+      let n = names.count << 2 | (namesBitmap ? 1 : 0)
+      if context.isEmpty {
+        w.varint(n)
+        w.append(namesBytes)
       } else {
-        table.append(gaps.bytes)
+        w.varint(n | 2)
+        w.varint(namesBytes.count)
+        w.append(namesBytes)
+        let (contextBitmap, contextBytes) = places(context)
+        w.varint(context.count << 1 | (contextBitmap ? 1 : 0))
+        w.append(contextBytes)
       }
+      table.append(w.bytes)
     }
     return table.bytes
+  }
+
+  /// A list's places as gaps or as a bitmap, whichever is shorter, and whether a bitmap.
+  static func places(_ list: [Int]) -> (bitmap: Bool, bytes: [UInt8]) {
+    var gaps = ByteWriter()
+    var last = -1
+    for p in list {
+      precondition(p > last, "postings must be strictly increasing")
+      gaps.varint(last < 0 ? p : p - last)
+      last = p
+    }
+    guard let first = list.first, let final = list.last else { return (false, gaps.bytes) }
+    let bitmapBytes = (final - first) / 8 + 1
+    guard bitmapBytes + 8 < gaps.count else { return (false, gaps.bytes) }
+    var bits = [UInt8](repeating: 0, count: bitmapBytes)
+    for p in list { bits[(p - first) / 8] |= 1 << ((p - first) % 8) }
+    var w = ByteWriter()
+    w.varint(first)
+    w.append(bits)
+    return (true, w.bytes)
   }
 }

@@ -7,19 +7,31 @@ import Testing
 /// The compact building blocks of the format: item tables, postings encodings, the place-ID
 /// permutation and dictionary-coded tables.
 @Suite struct CompactStructureTests {
-  /// Golden bytes: the documented POSTINGS layout (ItemTable.swift, Postings.swift) for two
-  /// hand-made lists, one written as gaps and one as a bitmap.
+  /// Golden bytes: the documented POSTINGS layout (ItemTable.swift, Postings.swift) for three
+  /// hand-made tokens: name places only, as gaps; a name place and context places as a bitmap;
+  /// name places as a bitmap followed by a context place.
   @Test func postingsBytesMatchTheDocumentedLayout() throws {
-    let dense = Array(100..<140)
-    let bytes = PostingsWriter.serialize([[3, 300], dense])
-    var expected: [UInt8] = [2, 0, 0, 0]  // u32 count
+    let bytes = PostingsWriter.serialize([
+      ([3, 300], []), ([7], Array(100..<140)), (Array(200..<240), [5]),
+    ])
+    var expected: [UInt8] = [3, 0, 0, 0]  // u32 count
     expected += [16, 0, 0, 0]  // u32 block size
     expected += [0, 0, 0, 0]  // block 0 starts at item-area offset 0
-    // List 0: length 4; n = 2 and encoding 0 (gaps) as 2 << 1, 3, gap 297 = A9 02.
-    expected += [4, 4, 3, 0xA9, 0x02]
-    // List 1: length 7; n = 40 and encoding 1 (bitmap) as 81, first place 100, 5 bytes of ones.
-    expected += [7, 81, 100, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF]
+    // Token 0, length 4: n = 2, no context list, gaps: 2 << 2; then 3 and gap 297 = A9 02.
+    expected += [4, 8, 3, 0xA9, 0x02]
+    // Token 1, length 10: n = 1 with c = 1, gaps: 1 << 2 | 2; the name places' length 1; 7;
+    // the context list: m = 40, bitmap: 40 << 1 | 1 = 81; first place 100; 5 bytes of ones.
+    expected += [10, 6, 1, 7, 81, 100, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF]
+    // Token 2, length 12: n = 40 with c = 1, bitmap: 40 << 2 | 3 = 163 = A3 01; the name
+    // places' length 7: first place 200 = C8 01 and 5 bytes of ones; then m = 1, gaps: 2; 5.
+    expected += [12, 0xA3, 0x01, 7, 0xC8, 0x01, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 2, 5]
     #expect(bytes == expected)
+    let mapped = MappedBytes(copying: bytes)
+    let postings = try Postings(mapped.buffer, fileOffset: 0, placeCount: 300)
+    #expect(throws: IndexFormatError.self) { try postings.verify() }  // place 300 of 300
+    let wider = try Postings(mapped.buffer, fileOffset: 0, placeCount: 301)
+    try wider.verify()
+    #expect(try wider.length(of: 0..<3) == 2 + 41 + 41)
   }
 
   /// Seeded property test: items of random lengths come back as written across block edges.
@@ -61,12 +73,15 @@ import Testing
   func sequentialListReadsMatchListsByNumber(tokens: Int) throws {
     var rng = SplitMix64(seed: UInt64(tokens) &* 7)
     let placeCount = 500
-    let lists: [[Int]] = (0..<(2 * tokens)).map { _ in
-      let n = Int(rng.next() % 40)
+    // Some tokens have no context list, as most do in an index.
+    let lists: [[Int]] = (0..<(2 * tokens)).map { i in
+      let n = i % 2 == 1 && rng.next() % 2 == 0 ? 0 : Int(rng.next() % 40)
       return Set((0..<n).map { _ in Int(rng.next() % UInt64(placeCount)) }).sorted()
     }
-    let bytes = MappedBytes(copying: PostingsWriter.serialize(lists))
+    let pairs = (0..<tokens).map { (names: lists[2 * $0], context: lists[2 * $0 + 1]) }
+    let bytes = MappedBytes(copying: PostingsWriter.serialize(pairs))
     let postings = try Postings(bytes.buffer, fileOffset: 0, placeCount: placeCount)
+    try postings.verify()
     func drain(_ c: PostingsCursor) throws -> [Int] {
       var c = c
       var out: [Int] = []
@@ -118,18 +133,25 @@ import Testing
   }
 
   @Test func aBitmapWithMorePlacesThanItsCountFailsVerification() throws {
-    var bytes = PostingsWriter.serialize([Array(0..<64)])
-    #expect(bytes[13] == 64 << 1 | 1)  // 64 places, bitmap encoding
-    bytes[13] = 63 << 1 | 1  // the count says 63, the bitmap holds 64
-    let mapped = MappedBytes(copying: bytes)
-    let p = try Postings(mapped.buffer, fileOffset: 0, placeCount: 64)
-    #expect(throws: IndexFormatError.self) { try p.verify() }
+    // The name list alone (to the item's end), and the name list before a context list.
+    for context in [[], [70]] {
+      var bytes = PostingsWriter.serialize([(Array(0..<64), context)])
+      let flag: UInt8 = context.isEmpty ? 1 : 3
+      #expect(bytes[13] == 0x80 | flag && bytes[14] == 0x02)  // 64 << 2 | flag
+      bytes[13] = 0xFC | flag  // the count says 63 (63 << 2 | flag), the bitmap holds 64
+      bytes[14] = 0x01
+      let mapped = MappedBytes(copying: bytes)
+      let p = try Postings(mapped.buffer, fileOffset: 0, placeCount: 80)
+      #expect(throws: IndexFormatError.self) { try p.verify() }
+    }
   }
 
   @Test func aBitmapPastThePlaceCountIsAnError() throws {
-    let bytes = MappedBytes(copying: PostingsWriter.serialize([Array(0..<64)]))
-    let p = try Postings(bytes.buffer, fileOffset: 0, placeCount: 60)
-    #expect(throws: IndexFormatError.self) { try p.verify() }
+    for lists in [[(Array(0..<64), [Int]())], [([1], Array(0..<64))]] {
+      let bytes = MappedBytes(copying: PostingsWriter.serialize(lists))
+      let p = try Postings(bytes.buffer, fileOffset: 0, placeCount: 60)
+      #expect(throws: IndexFormatError.self) { try p.verify() }
+    }
   }
 
   /// Seeded property test: every place of a random set is found by its ID, and absent IDs are

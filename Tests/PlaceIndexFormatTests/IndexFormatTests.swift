@@ -253,14 +253,18 @@ func open(_ bytes: [UInt8]) throws -> IndexFile {
       let n = i % 4 == 0 ? Int(rng.next() % 3000) : Int(rng.next() % 50)
       return Set((0..<n).map { _ in Int(rng.next() % UInt64(placeCount)) }).sorted()
     }
-    let bytes = MappedBytes(copying: PostingsWriter.serialize(lists))
+    // Token t's name list is lists[t], its context list lists[199 - t].
+    let pairs = lists.indices.map { (names: lists[$0], context: lists[199 - $0]) }
+    let bytes = MappedBytes(copying: PostingsWriter.serialize(pairs))
     let p = try Postings(bytes.buffer, fileOffset: 0, placeCount: placeCount)
     try p.verify()
-    for (t, list) in lists.enumerated() {
-      var c = try p.list(t)
-      var got: [Int] = []
-      while let v = try c.next() { got.append(v) }
-      #expect(got == list)
+    for (t, pair) in pairs.enumerated() {
+      for context in [false, true] {
+        var c = try p.list(t, context: context)
+        var got: [Int] = []
+        while let v = try c.next() { got.append(v) }
+        #expect(got == (context ? pair.context : pair.names))
+      }
     }
   }
 }
