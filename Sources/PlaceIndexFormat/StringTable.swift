@@ -1,17 +1,34 @@
-// STRINGS section layout: an item table (ItemTable.swift) of the strings, sorted bytewise and
-// each stored once; a string's id is its position. Strings are front-coded within each block
-// of 16: an item is a varint k, the number of leading bytes shared with the previous string
-// of the block (0 for a block's first string), then the remaining UTF-8 bytes.
+// STRINGS section layout:
+//   u8 codeLengths[257]   the code length of each byte value 0...255, then of the end symbol
+//                         (0 = not used; at most 24 bits)
+//   an item table (ItemTable.swift) of the strings, sorted bytewise and each stored once; a
+//   string's id is its position
+// Strings are front-coded within each block of 16: an item is a varint k, the number of leading
+// bytes shared with the previous string of the block (0 for a block's first string), then the
+// remaining UTF-8 bytes in a canonical Huffman code (HuffmanCode.swift): shorter codes first,
+// codes of one length in symbol order, most significant bit first. The end symbol's code is
+// the last, all 1 bits; the code is padded to a byte with 1 bits, which ends the string.
 
 /// Reads the deduplicated strings of an index by id.
 public struct StringTable: @unchecked Sendable {
   let items: ItemTable
+  /// The code of the strings' bytes.
+  let code: HuffmanCode
   /// Number of strings.
   public var count: Int { items.count }
 
-  /// Reads the section's table header.
+  /// Reads the code lengths and the table header.
   public init(_ bytes: UnsafeRawBufferPointer, fileOffset: Int) throws {
-    items = try ItemTable(ByteReader(bytes, section: "STRINGS", fileOffset: fileOffset))
+    var r = ByteReader(bytes, section: "STRINGS", fileOffset: fileOffset)
+    let lengths = Array(try r.bytes(HuffmanCode.symbolCount))
+    do {
+      code = try HuffmanCode(lengths: lengths)
+    } catch {
+      throw r.fault("code lengths: \(error.reason)", at: 0)
+    }
+    let table = UnsafeRawBufferPointer(rebasing: bytes[r.offset...])
+    items = try ItemTable(
+      ByteReader(table, section: "STRINGS", fileOffset: fileOffset + r.offset))
   }
 
   /// The string with id `id`.
@@ -30,19 +47,44 @@ public struct StringTable: @unchecked Sendable {
     guard id >= 0, id < count else {
       throw items.reader.fault("string id \(id) out of range", at: 0)
     }
+    // The items from the block's first string to this one, and how many leading bytes each
+    // shares with the one before.
+    var block: [(shared: Int, rest: ByteReader)] = []
+    block.reserveCapacity(items.blockSize)
+    try items.walk(to: id) { r in
+      var r = r
+      let shared = try r.varint()
+      guard shared <= UInt64(Int32.max) else { throw r.fault("shared length \(shared)", at: 0) }
+      block.append((Int(shared), r))
+    }
+    // A string before the last is needed only as far as the strings after it share it.
+    var needed = [Int](repeating: .max, count: block.count)
+    for j in stride(from: block.count - 2, through: 0, by: -1) {
+      needed[j] = min(needed[j + 1], block[j + 1].shared)
+    }
     var bytes: [UInt8] = []
     bytes.reserveCapacity(32)
-    try items.walk(to: id) { r in try StringTable.apply(r, to: &bytes) }
+    for (j, item) in block.enumerated() {
+      if item.shared <= bytes.count {
+        bytes.removeSubrange(item.shared...)
+        if bytes.count < needed[j] { try code.decode(item.rest, into: &bytes, upTo: needed[j]) }
+      } else if bytes.count < needed[j] {
+        // The string before was read whole, and is shorter than what this one shares.
+        throw item.rest.fault(
+          "shares \(item.shared) bytes with a string of \(bytes.count)", at: 0)
+      }
+      // Otherwise `bytes`, a prefix of the shared part, is all that is needed of this string.
+    }
     return bytes
   }
 
   /// Replaces `bytes`, the previous string, by the string item `r` front-codes.
   @inline(__always)
-  static func apply(_ r: ByteReader, to bytes: inout [UInt8]) throws {
+  func apply(_ r: ByteReader, to bytes: inout [UInt8]) throws {
     var r = r
     let shared = try r.varint(below: bytes.count + 1)
     bytes.removeSubrange(shared...)
-    bytes.append(contentsOf: try r.bytes(r.remaining))
+    try code.decode(r, into: &bytes, upTo: .max)
   }
 
   /// Checks every item, the front coding and the strict bytewise order of the strings.
@@ -51,7 +93,7 @@ public struct StringTable: @unchecked Sendable {
     var bytes: [UInt8] = []
     try items.forEach { i, r in
       if i % items.blockSize == 0 { bytes.removeAll(keepingCapacity: true) }
-      try StringTable.apply(r, to: &bytes)
+      try apply(r, to: &bytes)
       if i > 0, !previous.lexicographicallyPrecedes(bytes) {
         throw r.fault("string \(i) is not after string \(i - 1) in bytewise order", at: 0)
       }
@@ -93,18 +135,26 @@ public struct StringTableBuilder {
   /// The section bytes.
   public func serialize() -> [UInt8] {
     var table = ItemTableWriter()
+    // Front coding first: the code fits the bytes that remain.
+    var items: [(shared: Int, rest: ArraySlice<UInt8>)] = []
+    var frequencies = [Int](repeating: 0, count: 256)
     var previous: [UInt8] = []
     for (i, s) in sorted.enumerated() {
       let bytes = Array(s.utf8)
       let shared =
         i % table.blockSize == 0
         ? 0 : zip(previous, bytes).prefix { $0 == $1 }.count
-      var item = ByteWriter()
-      item.varint(shared)
-      item.append(bytes[shared...])
-      table.append(item.bytes)
+      items.append((shared, bytes[shared...]))
+      for b in bytes[shared...] { frequencies[Int(b)] += 1 }
       previous = bytes
     }
-    return table.bytes
+    let code = HuffmanCode.fitting(frequencies)
+    for (shared, rest) in items {
+      var item = ByteWriter()
+      item.varint(shared)
+      code.encode(rest, into: &item)
+      table.append(item.bytes)
+    }
+    return code.lengths + table.bytes
   }
 }
