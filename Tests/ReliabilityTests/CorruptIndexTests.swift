@@ -261,12 +261,13 @@ struct CorruptIndexTests {
     return table(records, blockSize: blockSize)
   }
 
-  /// A POSTINGS section whose first list is replaced by two entries: 1, then 2^63 - 1.
+  /// A POSTINGS section whose first token's name list is replaced by two entries: 1, then
+  /// 2^63 - 1 (and no context list).
   static func overflowFirstList(_ section: [UInt8]) -> [UInt8] {
     var (lists, blockSize) = items(section)
     guard !lists.isEmpty else { return section }
     var list = ByteWriter()
-    list.varint(2 << 1)
+    list.varint(2 << 2)
     list.varint(1)
     list.varint(UInt64(Int64.max))
     lists[0] = list.bytes
