@@ -43,9 +43,13 @@ struct HuffmanCode: Sendable {
     }
     self.lengths = lengths
     self.counts = counts
-    symbols = (0..<Self.symbolCount).filter { lengths[$0] > 0 }.sorted {
-      (lengths[$0], $0) < (lengths[$1], $1)
+    // By length, then by symbol.
+    var symbols: [Int] = []
+    symbols.reserveCapacity(Self.symbolCount)
+    for l in 1...Self.maxLength where counts[l] > 0 {
+      for s in 0..<Self.symbolCount where lengths[s] == l { symbols.append(s) }
     }
+    self.symbols = symbols
     var codes = [UInt32](repeating: 0, count: Self.symbolCount)
     var code: UInt32 = 0
     var length = 0
