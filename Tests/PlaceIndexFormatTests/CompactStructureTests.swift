@@ -263,6 +263,19 @@ import Testing
     }
   }
 
+  /// The project's own tables, whose values the section Huffman-codes, come back line for line.
+  @Test(arguments: ["place_types.tsv", "abbreviations.tsv"])
+  func projectTablesSurviveDictionaryCoding(file: String) throws {
+    let tsv = try String(contentsOfFile: TestPaths.data + "/" + file, encoding: .utf8)
+    let lines = tsv.split(separator: "\n").filter {
+      !$0.hasPrefix("#") && !$0.allSatisfy(\.isWhitespace)
+    }
+    #expect(lines.count > 20)
+    let bytes = MappedBytes(copying: TableText.encode(tsv + "x\tZürich 🙂\t\n"))
+    let text = try TableText.decode(bytes.buffer, section: "TEST", fileOffset: 0)
+    #expect(text == (lines + ["x\tZürich 🙂\t"]).joined(separator: "\n") + "\n")
+  }
+
   @Test func textsSplitOnlyIntoPartsTheRecordHolds() {
     let s = TextSplitter(parts: ["Im Sand", "49", "9495", "Triesen"])
     #expect(s.split("Im Sand 49") == ("Im Sand", "49"))
