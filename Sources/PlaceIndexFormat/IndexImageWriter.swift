@@ -66,7 +66,8 @@ public enum IndexImageWriter {
       for t in ids.union(altIDs) { lists[2 * t].append(p) }
       for t in contextIDs { lists[2 * t + 1].append(p) }
     }
-    // Type lists, the most used first (1-byte ids in the records).
+    // Type lists, the most used first: small ids, and the four most used share a byte with a
+    // record's flags.
     var uses = [Int](repeating: 0, count: content.typeLists.count)
     for p in places { uses[p.typeList] += 1 }
     let order = uses.indices.sorted { uses[$0] != uses[$1] ? uses[$0] > uses[$1] : $0 < $1 }

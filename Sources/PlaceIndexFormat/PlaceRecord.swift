@@ -6,10 +6,11 @@
 //                                       context tokens, country, secondary text and address
 //                                       components, shared between places
 //   zigzag latitude, zigzag longitude   in 1e-7 degrees, minus the context's reference point
-//   type list id                        into TYPES
-//   (words << 2) | (s << 1) | a         words: in the primary text (ranking: whole-name
-//                                       matches); s = 1: a street number follows; a = 1: the
-//                                       place has alternative names
+//   (type list id << 5) | f             type list: into TYPES; f = the flags below when they
+//                                       are less than 31, else 31 and the flags follow
+//   [flags]                             (words << 2) | (s << 1) | a, words: in the primary
+//                                       text (ranking: whole-name matches); s = 1: a street
+//                                       number follows; a = 1: the place has alternative names
 //   [sid of the street number]          the first address component, when s = 1
 //   n, then n name token ids            sorted; first absolute, then gaps (terms of the primary
 //                                       name, except those the context holds)

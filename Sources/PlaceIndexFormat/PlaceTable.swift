@@ -146,8 +146,9 @@ public struct PlaceTable: @unchecked Sendable {
     } else {
       m.importance = try importance.importance(of: index)
     }
-    m.typeList = try r.varint(below: typeListCount)
-    let flags = try r.varint(below: 1 << 18)
+    let typeAndFlags = try r.varint(below: typeListCount << 5)
+    m.typeList = typeAndFlags >> 5
+    let flags = typeAndFlags & 31 < 31 ? typeAndFlags & 31 : try r.varint(below: 1 << 18)
     m.nameWordCount = flags >> 2
     m.hasNames = flags & 1 == 1
     let number = flags & 2 == 2 ? try r.varint(below: stringCount) : nil
@@ -221,8 +222,9 @@ public enum PlaceTableWriter {
       w.varint(context)
       w.zigzag(Int64(p.latitudeE7) - Int64(refLat))
       w.zigzag(Int64(p.longitudeE7) - Int64(refLon))
-      w.varint(p.typeList)
-      w.varint(p.nameWordCount << 2 | (number == nil ? 0 : 2) | (p.names.isEmpty ? 0 : 1))
+      let flags = p.nameWordCount << 2 | (number == nil ? 0 : 2) | (p.names.isEmpty ? 0 : 1)
+      w.varint(p.typeList << 5 | min(flags, 31))
+      if flags >= 31 { w.varint(flags) }
       if let number { w.varint(strings.id(number)) }
       w.sortedIDs(p.tokens.filter { !shared.contains($0) })
       if !p.names.isEmpty { w.sortedIDs(p.altTokens) }

@@ -276,6 +276,40 @@ import Testing
     #expect(text == (lines + ["x\tZürich 🙂\t"]).joined(separator: "\n") + "\n")
   }
 
+  /// A record's type list and flags share a varint while the flags are below 31; larger flags
+  /// (a long name) follow it. Word counts and type lists on both sides of the limit come back.
+  @Test(arguments: [0, 6, 7, 8, 9, 300])
+  func typeListsAndWordCountsRoundTrip(words: Int) throws {
+    var content = IndexContent()
+    content.typeNames = (0..<6).map { "type\($0)" }
+    content.typeLists = (0..<6).map { [$0] }
+    for (i, list) in [0, 0, 0, 0, 1, 1, 1, 2, 2, 3, 4, 5].enumerated() {
+      var p = PlaceRecord(
+        osmKind: 0, osmID: Int64(i + 1), latitudeE7: 0, longitudeE7: 0, importance: 1,
+        typeList: list, primaryText: "p\(i)", secondaryParts: [], countryCode: "", names: [],
+        components: i % 2 == 0
+          ? [AddressComponent(kind: .streetNumber, longText: "\(i)", shortText: "\(i)")] : [],
+        tokens: [])
+      p.nameWordCount = words + i % 2
+      content.places.append(p)
+      content.placeTerms.append(["p\(i)"])
+      content.placeContextTerms.append([])
+    }
+    let f = try open(IndexImageWriter.image(content).bytes)
+    let sections = try OpenedSections(f)
+    try sections.places.verify()
+    for i in 0..<content.places.count {
+      let e = try sections.places.entry(i)
+      // Type lists are renumbered by use; the names tell them apart.
+      let wrote = content.places.first { $0.osmID == e.osmID }!
+      #expect(e.nameWordCount == wrote.nameWordCount)
+      #expect(e.components.isEmpty == wrote.components.isEmpty)
+      #expect(
+        content.typeLists[wrote.typeList]
+          == sections.types.lists[e.typeList].map { Int($0) })
+    }
+  }
+
   @Test func textsSplitOnlyIntoPartsTheRecordHolds() {
     let s = TextSplitter(parts: ["Im Sand", "49", "9495", "Triesen"])
     #expect(s.split("Im Sand 49") == ("Im Sand", "49"))
@@ -290,6 +324,7 @@ import Testing
 struct OpenedSections {
   let places: PlaceTable
   let ids: PlaceIDTable
+  let types: TypeTable
 
   init(_ f: IndexFile) throws {
     func bytes(_ kind: SectionKind) throws -> (UnsafeRawBufferPointer, Int) {
@@ -304,7 +339,7 @@ struct OpenedSections {
     let contexts = try ContextTable(
       cb, fileOffset: co, stringCount: strings.count, tokenCount: tokens.count)
     let (yb, yo) = try bytes(.types)
-    let types = try TypeTable(yb, fileOffset: yo, strings: strings)
+    types = try TypeTable(yb, fileOffset: yo, strings: strings)
     let (pb, po) = try bytes(.places)
     places = try PlaceTable(
       pb, fileOffset: po, contexts: contexts, importance: try bytes(.importance),
