@@ -5,8 +5,10 @@
 //   u32 blockOffsets[blockCount]   offset of each block from the start of the data area
 //   data area: per block, per token:
 //     first token of a block: varint length, bytes
-//     other tokens:           varint shared-prefix length with the previous token,
-//                             varint suffix length, suffix bytes
+//     other tokens:           varint (shared << 4) | min(suffix, 15), where shared is the
+//                             length of the prefix shared with the previous token and suffix
+//                             the length of the rest; [varint suffix - 15] when suffix >= 15;
+//                             the suffix bytes
 // Tokens are distinct, sorted bytewise; a token's id is its position. A prefix therefore names a
 // contiguous id range, found by a binary search over the blocks' first tokens and a scan of at
 // most two blocks: time proportional to the prefix and the block size, not the dictionary.
@@ -51,14 +53,23 @@ public struct TokenDictionary: @unchecked Sendable {
         let len = try r.varint(below: 1 << 16)
         token = Array(try r.bytes(len))
       } else {
-        let shared = try r.varint(below: previous.count + 1)
-        let len = try r.varint(below: 1 << 16)
+        let (shared, len) = try Self.sharedAndSuffix(&r, previous: previous.count)
         token = Array(previous[0..<shared])
         token.append(contentsOf: try r.bytes(len))
       }
       out.append(token)
       previous = token
     }
+  }
+
+  /// Reads the head of a token after a block's first: the length of the prefix it shares with
+  /// the previous token (of `previous` bytes) and the length of the rest.
+  @inline(__always)
+  static func sharedAndSuffix(_ r: inout ByteReader, previous: Int) throws -> (Int, Int) {
+    let head = try r.varint(below: (previous + 1) << 4)
+    var suffix = head & 15
+    if suffix == 15 { suffix += try r.varint(below: 1 << 16) }
+    return (head >> 4, suffix)
   }
 
   /// The first token of block `b`, compared without building an array.
@@ -86,8 +97,8 @@ public struct TokenDictionary: @unchecked Sendable {
         let len = try r.varint(below: 1 << 16)
         token.append(contentsOf: try r.bytes(len))
       } else {
-        shared = try r.varint(below: token.count + 1)
-        let len = try r.varint(below: 1 << 16)
+        let len: Int
+        (shared, len) = try Self.sharedAndSuffix(&r, previous: token.count)
         token.removeSubrange(shared...)
         token.append(contentsOf: try r.bytes(len))
       }
@@ -218,8 +229,9 @@ public enum TokenDictionaryWriter {
         while shared < min(previous.count, bytes.count) && previous[shared] == bytes[shared] {
           shared += 1
         }
-        data.varint(shared)
-        data.varint(bytes.count - shared)
+        let suffix = bytes.count - shared
+        data.varint(shared << 4 | min(suffix, 15))
+        if suffix >= 15 { data.varint(suffix - 15) }
         data.append(bytes[shared...])
       }
       previous = bytes

@@ -215,15 +215,41 @@ func open(_ bytes: [UInt8]) throws -> IndexFile {
     #expect(throws: IndexFormatError.self) { try o.varint() }
   }
 
+  /// Token heads at the edges of their one-byte form: suffixes of 14, 15 and 16 bytes, shared
+  /// prefixes of 7, 8 and 16 bytes.
+  @Test func tokenHeadsAtTheirLimitsReadBack() throws {
+    let y15 = String(repeating: "y", count: 15)
+    let tokens = [
+      "k", "k" + String(repeating: "w", count: 15), "k" + String(repeating: "x", count: 14),
+      "k" + y15,
+      "k" + y15 + String(repeating: "z", count: 16),
+      "kyyyyyy", "kyyyyyya", "kyyyyyyab",
+    ].sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+    let bytes = MappedBytes(copying: TokenDictionaryWriter.serialize(tokens))
+    let dict = try TokenDictionary(bytes.buffer, fileOffset: 0)
+    var shares: [Int] = []
+    try dict.scanBlock(0) { id, token, shared in
+      #expect(token == Array(tokens[id].utf8))
+      shares.append(shared)
+      return true
+    }
+    #expect(shares == [0, 1, 1, 1, 7, 8, 7, 16])
+    for (i, t) in tokens.enumerated() { #expect(try dict.exactID(t) == i) }
+  }
+
   /// Seeded property test: prefix enumeration equals a brute-force filter of the sorted list.
   @Test(arguments: [1, 7, 42, 2026])
   func prefixRangesEqualBruteForce(seed: UInt64) throws {
     var rng = SplitMix(seed: seed)
     let alphabet = Array("abcdeäöz0129/-")
     var set = Set<String>()
+    // Mostly short words; some long ones, and some sharing a long stem, so that shared
+    // prefixes of 8 bytes or more and suffixes of 15 or more take their longer heads.
+    let stem = "abcdeabcdeabcde"
     for _ in 0..<Int(rng.next() % 400 + 1) {
-      let n = Int(rng.next() % 8 + 1)
-      set.insert(String((0..<n).map { _ in alphabet[Int(rng.next() % UInt64(alphabet.count))] }))
+      let n = rng.next() % 5 == 0 ? Int(rng.next() % 40 + 1) : Int(rng.next() % 8 + 1)
+      let word = String((0..<n).map { _ in alphabet[Int(rng.next() % UInt64(alphabet.count))] })
+      set.insert(rng.next() % 4 == 0 ? stem + word : word)
     }
     let sorted = set.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
     let bytes = MappedBytes(copying: TokenDictionaryWriter.serialize(sorted))
@@ -232,6 +258,16 @@ func open(_ bytes: [UInt8]) throws -> IndexFile {
     for (i, t) in sorted.enumerated() {
       #expect(try dict.token(i) == t)
       #expect(try dict.exactID(t) == i)
+    }
+    // A block scan reports each token's prefix shared with the one before (0 for a block's
+    // first), which the typo search relies on.
+    for b in 0..<((sorted.count + dict.blockSize - 1) / dict.blockSize) {
+      try dict.scanBlock(b) { id, token, shared in
+        let before = id % dict.blockSize == 0 ? [] : Array(sorted[id - 1].utf8)
+        #expect(shared == zip(before, token).prefix { $0 == $1 }.count)
+        #expect(token == Array(sorted[id].utf8))
+        return true
+      }
     }
     for _ in 0..<100 {
       let n = Int(rng.next() % 4)
