@@ -96,13 +96,15 @@ struct TypoWalk {
   /// Whether some prefix of `candidate` is within the limit of the query; `shared` is the
   /// length of the prefix it shares with the candidate asked before (0 when unknown).
   mutating func matches(_ candidate: borrowing [UInt8], shared sharedWithPrevious: Int) -> Bool {
+    // Reset first: an early answer below must not leave the previous candidate's depth (an
+    // empty candidate, which a damaged dictionary can hold, has no prefix to skip past).
+    deadDepth = 0
     let n = min(candidate.count, maxColumns)
     if query.isEmpty { return true }
     if n == 0 { return false }
     // Columns already computed for the shared prefix stay valid.
     let shared = min(sharedWithPrevious, computed, n)
     // A dead column pair inside the shared prefix: nothing past it can come back.
-    deadDepth = 0
     var j = 1
     while j <= shared {
       if j >= 2 && columnMin[j] > limit && columnMin[j - 1] > limit {
