@@ -100,6 +100,14 @@ public struct ByteReader {
     return Int64(bitPattern: v >> 1) ^ -Int64(bitPattern: v & 1)
   }
 
+  /// The same reader, its bytes ending at `end` (an offset in `buffer`, at least `offset`):
+  /// offsets and the file offset stay those of this reader, so errors name the same bytes.
+  public func limited(to end: Int) -> ByteReader {
+    ByteReader(
+      UnsafeRawBufferPointer(rebasing: buffer[0..<end]), section: section,
+      fileOffset: fileOffset, offset: offset)
+  }
+
   /// Reads `count` raw bytes.
   public mutating func bytes(_ count: Int) throws -> UnsafeRawBufferPointer {
     try need(count)

@@ -69,6 +69,24 @@ struct HuffmanCode: Sendable {
     self.fast = fast
   }
 
+  /// Reads the code lengths at `r` (``symbolCount`` bytes, one per symbol).
+  init(reading r: inout ByteReader) throws {
+    let at = r.offset
+    do {
+      try self.init(lengths: Array(try r.bytes(Self.symbolCount)))
+    } catch let error as HuffmanCodeError {
+      throw r.fault("code lengths: \(error.reason)", at: at)
+    }
+  }
+
+  /// The code fitted to the bytes of `texts`.
+  static func fitting<Texts: Sequence>(texts: Texts) -> HuffmanCode
+  where Texts.Element: Sequence<UInt8> {
+    var frequencies = [Int](repeating: 0, count: 256)
+    for text in texts { for b in text { frequencies[Int(b)] += 1 } }
+    return fitting(frequencies)
+  }
+
   /// The code for text whose bytes occur `frequencies` times (256 counts): Huffman code
   /// lengths of at most ``maxLength`` bits, the end symbol given the longest.
   static func fitting(_ frequencies: [Int]) -> HuffmanCode {

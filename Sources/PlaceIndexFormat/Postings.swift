@@ -89,10 +89,7 @@ public struct Postings: @unchecked Sendable {
   private func cursor(_ r: ByteReader, end: Int, count n: Int, bitmap: Bool) throws
     -> PostingsCursor
   {
-    // Rebased from 0, so that offsets and the file offset stay those of the item.
-    var r = ByteReader(
-      UnsafeRawBufferPointer(rebasing: r.buffer[0..<end]), section: r.section,
-      fileOffset: r.fileOffset, offset: r.offset)
+    var r = r.limited(to: end)
     var cursor = PostingsCursor(reader: r, remaining: n, count: n, placeCount: placeCount)
     if bitmap, n > 0 {
       cursor.bitmapBase = try r.varint(below: placeCount)

@@ -20,12 +20,7 @@ public struct StringTable: @unchecked Sendable {
   /// Reads the code lengths and the table header.
   public init(_ bytes: UnsafeRawBufferPointer, fileOffset: Int) throws {
     var r = ByteReader(bytes, section: "STRINGS", fileOffset: fileOffset)
-    let lengths = Array(try r.bytes(HuffmanCode.symbolCount))
-    do {
-      code = try HuffmanCode(lengths: lengths)
-    } catch {
-      throw r.fault("code lengths: \(error.reason)", at: 0)
-    }
+    code = try HuffmanCode(reading: &r)
     let table = UnsafeRawBufferPointer(rebasing: bytes[r.offset...])
     items = try ItemTable(
       ByteReader(table, section: "STRINGS", fileOffset: fileOffset + r.offset))
@@ -137,7 +132,6 @@ public struct StringTableBuilder {
     var table = ItemTableWriter()
     // Front coding first: the code fits the bytes that remain.
     var items: [(shared: Int, rest: ArraySlice<UInt8>)] = []
-    var frequencies = [Int](repeating: 0, count: 256)
     var previous: [UInt8] = []
     for (i, s) in sorted.enumerated() {
       let bytes = Array(s.utf8)
@@ -145,10 +139,9 @@ public struct StringTableBuilder {
         i % table.blockSize == 0
         ? 0 : zip(previous, bytes).prefix { $0 == $1 }.count
       items.append((shared, bytes[shared...]))
-      for b in bytes[shared...] { frequencies[Int(b)] += 1 }
       previous = bytes
     }
-    let code = HuffmanCode.fitting(frequencies)
+    let code = HuffmanCode.fitting(texts: items.map(\.rest))
     for (shared, rest) in items {
       var item = ByteWriter()
       item.varint(shared)

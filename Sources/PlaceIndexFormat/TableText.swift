@@ -27,9 +27,7 @@ public enum TableText {
           return values.count - 1
         })
     }
-    var frequencies = [Int](repeating: 0, count: 256)
-    for v in values { for b in v.utf8 { frequencies[Int(b)] += 1 } }
-    let code = HuffmanCode.fitting(frequencies)
+    let code = HuffmanCode.fitting(texts: values.map(\.utf8))
     var w = ByteWriter()
     w.append(code.lengths)
     w.varint(values.count)
@@ -52,23 +50,15 @@ public enum TableText {
     _ bytes: UnsafeRawBufferPointer, section: StaticString, fileOffset: Int
   ) throws -> String {
     var r = ByteReader(bytes, section: section, fileOffset: fileOffset)
-    let code: HuffmanCode
-    do {
-      code = try HuffmanCode(lengths: Array(try r.bytes(HuffmanCode.symbolCount)))
-    } catch let error as HuffmanCodeError {
-      throw r.fault("code lengths: \(error.reason)", at: 0)
-    }
+    let code = try HuffmanCode(reading: &r)
     let valueCount = try r.varint(below: bytes.count + 1)
     var values: [String] = []
     values.reserveCapacity(valueCount)
     var value: [UInt8] = []
     for _ in 0..<valueCount {
       let n = try r.varint(below: r.remaining + 1)
-      let coded = ByteReader(
-        UnsafeRawBufferPointer(rebasing: bytes[0..<(r.offset + n)]), section: section,
-        fileOffset: fileOffset, offset: r.offset)
       value.removeAll(keepingCapacity: true)
-      try code.decode(coded, into: &value, upTo: .max)
+      try code.decode(r.limited(to: r.offset + n), into: &value, upTo: .max)
       values.append(String(decoding: value, as: UTF8.self))
       r.offset += n
     }
