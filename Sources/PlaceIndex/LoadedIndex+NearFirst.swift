@@ -57,7 +57,9 @@ extension LoadedIndex {
   ) throws -> Bool {
     let context = scorer.context
     let radii = ringRadii(context)
-    guard let focus = context.focus, !radii.isEmpty, let sets = candidates.sets else {
+    guard let focus = context.focus, !radii.isEmpty, let sets = candidates.sets,
+      let driverMap = candidates.driverMap
+    else {
       return false
     }
     let exactNames = (candidates.exactNames ?? []).filter { $0 >= rank }
@@ -68,7 +70,6 @@ extension LoadedIndex {
     }
     let inName = sets.inName
     let inContext: PlaceSet? = candidates.droppedContextLists ? nil : sets.inContext
-    let inExactName = sets.inExactName
     // Places below `first` were read in rank order; the others as they are seen here.
     let first = rank
     var seen = PlaceSet(count: places.count)
@@ -131,7 +132,8 @@ extension LoadedIndex {
         let name = inName.contains(rank)
         guard name || inContext?.contains(rank) == true else { continue }
         seen.insert(rank)
-        let text = scorer.textBound(name: name, exactName: inExactName.contains(rank))
+        let text = scorer.textBound(
+          name: name, exactName: !driverMap[rank].isDisjoint(with: .exactInName))
         if best.isFull && text + importanceBound + geoBound < best.worst { continue }
         let importance = try scorer.decode(rank)
         try scorer.score(rank, importance: importance, geoBound: geoBound, into: &best)

@@ -70,23 +70,23 @@ extension LoadedIndex {
   ) throws -> [ScoredPlace] {
     var resolved: [ResolvedToken] = []
     resolved.reserveCapacity(plan.tokens.count)
+    // The words before the last are finished: a query typed on resolved them already. The
+    // last one is still being typed and new with every keystroke.
+    let keys = plan.tokens.indices.map { i in
+      i < plan.tokens.count - 1 ? WordKey(word: plan.tokens[i], limit: limit) : nil
+    }
     var anyEmpty = false
-    for (i, t) in plan.tokens.enumerated() {
-      // The words before the last are finished: a query typed on resolved them already. The
-      // last one is still being typed and new with every keystroke.
-      let finished = i < plan.tokens.count - 1
+    for (t, key) in zip(plan.tokens, keys) {
       let token =
-        finished
-        ? try resolvedWords.value(for: WordKey(word: t, limit: limit)) {
-          try resolve(t, limit: limit)
-        }
-        : try resolve(t, limit: limit)
+        try key.map { try resolvedWords.value(for: $0) { try resolve(t, limit: limit) } }
+        ?? resolve(t, limit: limit)
       if token.isEmpty { anyEmpty = true }
       resolved.append(token)
     }
     guard !resolved.isEmpty else { return [] }
     var context = SearchContext(filter: filter, typeFilter: typeFilter, limit: limit)
     context.regionLookup = regionLookup
+    context.wordKeys = keys
     var best = TopPlaces(limit: limit)
     if !anyEmpty {
       let driver = resolved.indices.min { resolved[$0].cost < resolved[$1].cost }!
@@ -139,7 +139,8 @@ extension LoadedIndex {
     var candidates = try Candidates(
       self, resolved: resolved, drivers: drivers, context: context)
     var scorer = try PlaceScorer(
-      self, resolved: resolved, drivers: drivers, missing: missing, context: context)
+      self, resolved: resolved, drivers: drivers, missing: missing, context: context,
+      candidates: candidates)
     // The importance of the last record decoded: every later one's is at most this.
     var lastImportance = Double.infinity
     let maxGeo = scorer.maxGeo
@@ -171,7 +172,8 @@ extension LoadedIndex {
       // perfect text and geo match could not enter the results.
       let laterText = rank > candidates.lastExactName ? scorer.maxPrefixText : scorer.maxText
       if best.isFull && laterText + maxGeo + importance < best.worst { break }
-      try scorer.score(rank, importance: importance, geoBound: maxGeo, into: &best)
+      try scorer.score(
+        rank, driverHits: candidates.hits, importance: importance, geoBound: maxGeo, into: &best)
     }
   }
 
@@ -188,115 +190,60 @@ extension LoadedIndex {
     return (Weight.nearness * exp(-d / Weight.nearnessScale), distance)
   }
 
-  /// The text score of a place for the resolved words, or nil when it misses more than
+  /// The text score of a place whose name has `nameWordCount` words, from where each
+  /// resolved word lies in it (`hits`, one per word), or nil when it misses more than
   /// `missing` of them (exactly `missing`: fewer were scored by a stricter pass).
   @inline(__always)
-  func textScore(_ entry: PlaceMatch, _ resolved: [ResolvedToken], missing: Int)
-    -> Double?
-  {
+  func textScore(
+    nameWordCount: Int, hits: [WordHits], _ resolved: [ResolvedToken], missing: Int
+  ) -> Double? {
     var text = 0.0
     var allInName = true
     var missed = 0
     var inNameCount = 0
-    for q in resolved {
+    for h in hits {
       // Where the word lies: the primary name, an alternative name only, or the context; as
       // typed, else within typo distance.
-      var share = 1.0
-      var part = WordPart.find(q.range, in: entry, contains)
-      if part == nil && !q.typos.isEmpty {
-        part = WordPart.find(q.typos, in: entry, intersects)
-        share = Weight.typoShare
-      }
-      guard let part else {
+      guard let (part, share, exact) = h.match else {
         missed += 1
         if missed > missing { return nil }
         allInName = false
         continue
       }
-      let exact =
-        share == 1 && (q.exact.map { sortedContains(part.tokens(of: entry), $0) } ?? false)
       if part == .name { inNameCount += 1 } else { allInName = false }
       text += share * part.weight(exact: exact)
     }
     guard missed == missing else { return nil }
-    if entry.nameWordCount > 0 {
-      text +=
-        Weight.coverage * Double(min(inNameCount, entry.nameWordCount))
-        / Double(entry.nameWordCount)
+    if nameWordCount > 0 {
+      text += Weight.coverage * Double(min(inNameCount, nameWordCount)) / Double(nameWordCount)
     }
     // Every word of the name typed: "Restaurant Weinstube" is that place, not
     // "Hotel Restaurant Weinstube".
     // Not after one or two letters: any one-word name (or other-language name) starting with
     // them would get it.
-    if allInName && resolved.count >= entry.nameWordCount && Self.mayEarnWholeName(resolved) {
+    if allInName && resolved.count >= nameWordCount && Self.mayEarnWholeName(resolved) {
       text += Weight.wholeName
     }
     return text
   }
 
-  /// Whether a sorted id list holds `id`.
-  @inline(__always)
-  private func sortedContains(_ sorted: [Int], _ id: Int) -> Bool {
-    contains(sorted, id..<(id + 1))
-  }
-
-  /// Whether two sorted id lists share an id.
-  private func intersects(_ a: [Int], _ b: [Int]) -> Bool {
-    var i = 0
-    var j = 0
-    while i < a.count && j < b.count {
-      if a[i] == b[j] { return true }
-      if a[i] < b[j] { i += 1 } else { j += 1 }
-    }
-    return false
-  }
-
-  /// Whether a sorted id list has an id in `range`.
-  private func contains(_ sorted: [Int], _ range: Range<Int>) -> Bool {
-    var lo = 0
-    var hi = sorted.count
-    while lo < hi {
-      let mid = (lo + hi) >> 1
-      if sorted[mid] < range.lowerBound { lo = mid + 1 } else { hi = mid }
-    }
-    return lo < sorted.count && sorted[lo] < range.upperBound
+  /// Every place's hits for `word`, read from its postings; kept for the next keystrokes when
+  /// the word is `finished`.
+  func hitMap(_ word: ResolvedToken, key: WordKey?) throws -> WordHitMap {
+    let build = { try WordHitMap(word, postings: self.postings, placeCount: self.places.count) }
+    guard let key else { return try build() }
+    return try hitMaps.value(for: key, build)
   }
 }
 
-/// The part of a place's record a typed word matched.
-enum WordPart {
-  case name
-  case alternativeName
-  case context
-
-  /// The first part, in order of weight, whose tokens `matches` accepts.
-  @inline(__always)
-  static func find<T>(_ query: T, in entry: PlaceMatch, _ matches: ([Int], T) -> Bool)
-    -> WordPart?
-  {
-    if matches(entry.tokens, query) { return .name }
-    if !entry.altTokens.isEmpty && matches(entry.altTokens, query) { return .alternativeName }
-    if matches(entry.contextTokens, query) { return .context }
-    return nil
-  }
-
-  /// The part's sorted token ids in `entry`.
-  @inline(__always)
-  func tokens(of entry: PlaceMatch) -> [Int] {
-    switch self {
-    case .name: entry.tokens
-    case .alternativeName: entry.altTokens
-    case .context: entry.contextTokens
-    }
-  }
-
+extension PostingsPart {
   /// The score of a word found in this part, as a whole token or as a prefix.
   @inline(__always)
   func weight(exact: Bool) -> Double {
     typealias W = LoadedIndex.Weight
     switch self {
     case .name: return exact ? W.nameExact : W.namePrefix
-    case .alternativeName: return W.alternativeName * (exact ? W.nameExact : W.namePrefix)
+    case .alternative: return W.alternativeName * (exact ? W.nameExact : W.namePrefix)
     case .context: return exact ? W.contextExact : W.contextPrefix
     }
   }
@@ -316,9 +263,10 @@ struct Candidates {
   private(set) var exactNames: [Int]? = nil
   /// When the search reads from both ends (``LoadedIndex/readsFromBothEnds(_:cost:)``): the
   /// drivers' places as bitmaps, read whole once, instead of merged lists. The places that
-  /// carry a driving word in a name, those that carry it in their context only, and those
-  /// whose name carries the exact token.
-  private(set) var sets: (inName: PlaceSet, inContext: PlaceSet, inExactName: PlaceSet)? = nil
+  /// carry a driving word in a name, and those that carry it in their context only.
+  private(set) var sets: (inName: PlaceSet, inContext: PlaceSet)? = nil
+  /// With ``sets``: every place's hits for the single driving word, read in the same pass.
+  private(set) var driverMap: WordHitMap? = nil
   /// The rank `next()` returned last from `sets`.
   private var last = -1
   private var droppedContexts = false
@@ -327,6 +275,8 @@ struct Candidates {
   var lastExactName: Int { exactNames.map { $0.last ?? -1 } ?? .max }
   /// Whether the candidates are the postings (not the places of a restriction region).
   var arePostings: Bool { merger != nil || sets != nil }
+  /// Whether the single driving word's hits come from the merged postings (``hits``).
+  var mergesOneWord: Bool { merger?.tellsHits ?? false }
 
   init(_ index: LoadedIndex, resolved: [ResolvedToken], drivers: [Int], context: SearchContext)
     throws
@@ -338,32 +288,24 @@ struct Candidates {
       inRegion = places
       return
     }
-    // The drivers' tokens (prefix ranges and typo candidates), whose postings are read.
-    var tokens: [Int] = []
-    for d in drivers { tokens += Array(resolved[d].range) + resolved[d].typos }
-    let exact = drivers.count == 1 ? resolved[drivers[0]].exact : nil
+    let words = drivers.map { resolved[$0] }
     var names: [Int] = []
-    if let exact {
-      var c = try index.postings.list(exact, context: false)
-      while let p = try c.next() { names.append(p) }
+    if words.count == 1, let exact = words[0].exact {
+      let lists = try index.postings.lists(exact)
+      for var c in [lists.name, lists.alternative] {
+        while let p = try c.next() { names.append(p) }
+      }
+      names.sort()
     }
     exactNames = names
-    guard index.readsFromBothEnds(context, cost: cost) else {
-      merger = try PostingsMerger(postings: index.postings, tokens: tokens, exact: exact)
+    guard words.count == 1, index.readsFromBothEnds(context, cost: cost) else {
+      merger = try PostingsMerger(postings: index.postings, words: words)
       return
     }
-    let count = index.places.count
-    var inName = PlaceSet(count: count)
-    var inContext = PlaceSet(count: count)
-    var inExactName = PlaceSet(count: count)
-    try index.postings.forEachList(of: tokens) { _, names, context in
-      var c = names
-      while let p = try c.next() { inName.insert(p) }
-      c = context
-      while let p = try c.next() { inContext.insert(p) }
-    }
-    for p in names { inExactName.insert(p) }
-    sets = (inName, inContext, inExactName)
+    let map = try WordHitMap(
+      words[0], postings: index.postings, placeCount: index.places.count, sets: true)
+    driverMap = map
+    sets = (map.inName, map.inContext)
   }
 
   /// The next place rank, each rank once, ascending.
@@ -391,61 +333,79 @@ struct Candidates {
   /// Whether the context lists were dropped.
   var droppedContextLists: Bool { droppedContexts }
 
+  /// The single driving word's hits in the place `next()` returned last, when
+  /// ``mergesOneWord``.
+  var hits: WordHits { merger?.hits ?? [] }
+
   /// Whether the drivers' words may lie in a name of the place `next()` returned last; false
   /// only when the postings say they lie in its context alone.
   var mayMatchName: Bool {
     if let sets { return sets.inName.contains(last) }
-    return merger?.byName ?? true
+    return merger.map { !$0.hits.isDisjoint(with: .inName) } ?? true
   }
 
   /// Whether the driver's word may lie in a name of that place as a whole token; false only
   /// when the postings say it does not.
   var mayMatchExactName: Bool {
-    if let sets { return sets.inExactName.contains(last) }
-    return merger?.byExactName ?? true
+    if let driverMap { return !driverMap[last].isDisjoint(with: .exactInName) }
+    return merger.map { !$0.hits.isDisjoint(with: .exactInName) } ?? true
   }
 }
 
-/// Merges the postings lists of a token range, names and contexts, into one ascending stream
-/// of place ranks, telling for each whether a name carries one of the tokens.
+/// Merges the postings lists of the driving words' tokens (prefix ranges and typo candidates,
+/// every part) into one ascending stream of place ranks, telling for each where the words lie
+/// in it.
 struct PostingsMerger {
   private var cursors: [PostingsCursor] = []
-  /// Whether each cursor reads a context list.
-  private var isContext: [Bool] = []
-  /// The cursor index of the exact token's name list, or -1.
-  private var exactCursor = -1
+  /// What each cursor's list tells of its places.
+  private var bits: [WordHits] = []
   /// A binary min-heap of (head value, cursor) pairs.
   private var heap: [(value: Int, cursor: Int)] = []
-  /// Whether the rank `next()` returned last came from a name list.
-  private(set) var byName = false
-  /// Whether it came from the name list of the exact token.
-  private(set) var byExactName = false
+  /// Where the driving words lie in the rank `next()` returned last (the union over the words
+  /// when there are two; exact tokens only when there is one).
+  private(set) var hits: WordHits = []
+  /// Whether ``hits`` tells all of one word's hits: one driving word, and its context lists are
+  /// read to the end (dropping them is refused when the word has typo candidates, which rank
+  /// below a context match).
+  let tellsHits: Bool
 
-  init(postings: Postings, tokens: [Int], exact: Int? = nil) throws {
-    cursors.reserveCapacity(2 * tokens.count)
-    heap.reserveCapacity(2 * tokens.count)
-    try postings.forEachList(of: tokens) { t, names, context in
-      for (c, isContextList) in [(names, false), (context, true)] {
-        var c = c
-        if let v = try c.next() {
-          cursors.append(c)
-          isContext.append(isContextList)
-          if t == exact && !isContextList { exactCursor = cursors.count - 1 }
-          heap.append((v, cursors.count - 1))
+  init(postings: Postings, words: [ResolvedToken]) throws {
+    tellsHits = words.count == 1
+    keepsContexts = words.count == 1 && !words[0].typos.isEmpty
+    var cursors: [PostingsCursor] = []
+    var bits: [WordHits] = []
+    var heap: [(value: Int, cursor: Int)] = []
+    for word in words {
+      var w = word
+      if words.count > 1 { w.exact = nil }
+      try postings.forEachList(of: Array(w.range) + w.typos) { t, lists in
+        for part in PostingsPart.allCases {
+          var c = lists[part]
+          if let v = try c.next() {
+            cursors.append(c)
+            bits.append(WordHits.of(t, in: part, for: w))
+            heap.append((v, cursors.count - 1))
+          }
         }
       }
     }
+    self.cursors = cursors
+    self.bits = bits
+    self.heap = heap
     heapify()
   }
 
   /// Whether ``dropContextLists()`` was called.
   private(set) var droppedContextLists = false
+  /// Whether the context lists stay when dropped: their hits rank a typo match.
+  private let keepsContexts: Bool
 
   /// Removes the context lists' cursors: the stream goes on with the name lists only.
   mutating func dropContextLists() {
-    guard !droppedContextLists else { return }
+    guard !droppedContextLists, !keepsContexts else { return }
     droppedContextLists = true
-    heap.removeAll { isContext[$0.cursor] }
+    let contextBits: WordHits = [.range(.context), .typo(.context)]
+    heap.removeAll { !bits[$0.cursor].isDisjoint(with: contextBits) }
     heapify()
   }
 
@@ -462,12 +422,10 @@ struct PostingsMerger {
   mutating func next() throws -> Int? {
     guard let top = heap.first else { return nil }
     let value = top.value
-    byName = false
-    byExactName = false
+    var found: WordHits = []
     // Advance every cursor whose head is this value.
     while let h = heap.first, h.value == value {
-      if !isContext[h.cursor] { byName = true }
-      if h.cursor == exactCursor { byExactName = true }
+      found.formUnion(bits[h.cursor])
       if let v = try cursors[h.cursor].next() {
         heap[0].value = v
       } else {
@@ -477,6 +435,7 @@ struct PostingsMerger {
       }
       siftDown(0)
     }
+    hits = found
     return value
   }
 
@@ -510,6 +469,8 @@ struct SearchContext {
   let anyType: Bool
   /// Whether a restriction region may take its candidates from the GEO section.
   var regionLookup = true
+  /// The cache key of each query word whose hits may be kept (the finished ones), else nil.
+  var wordKeys: [WordKey?] = []
 
   init(filter: AutocompleteFilter, typeFilter: TypeFilter, limit: Int) {
     self.filter = filter

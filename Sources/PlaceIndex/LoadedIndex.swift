@@ -18,6 +18,9 @@ public final class LoadedIndex: Sendable {
   private let contextsCell: ParsedOnce<DecodedContexts>
   /// Finished words resolved lately (queries grow keystroke by keystroke), by word and limit.
   let resolvedWords = BoundedCache<WordKey, ResolvedToken>(capacity: 512)
+  /// Every place's hits for finished words of recent queries: a word that does not drive a
+  /// search is matched through them ("florinsgasse" while the number after it is typed).
+  let hitMaps = BoundedCache<WordKey, WordHitMap>(capacity: 16)
   /// Display texts of recent suggestions, prepared for highlighting.
   let preparedTexts = BoundedCache<String, MatchHighlighter.Prepared>(capacity: 1024)
   /// What recent suggestions showed of their places.
@@ -55,13 +58,11 @@ public final class LoadedIndex: Sendable {
       let (yb, yo) = try section(.types)
       types = try TypeTable(yb, fileOffset: yo, strings: strings)
       let (cb, co) = try section(.contexts)
-      let contexts = try ContextTable(
-        cb, fileOffset: co, stringCount: strings.count, tokenCount: tokens.count)
+      let contexts = try ContextTable(cb, fileOffset: co, stringCount: strings.count)
       let (pb, po) = try section(.places)
       places = try PlaceTable(
         pb, fileOffset: po, contexts: contexts, importance: try section(.importance),
-        stringCount: strings.count,
-        tokenCount: tokens.count, typeListCount: types.lists.count)
+        stringCount: strings.count, typeListCount: types.lists.count)
       let (qb, qo) = try section(.postings)
       postings = try Postings(qb, fileOffset: qo, placeCount: places.count)
       guard postings.tokenCount == tokens.count else {

@@ -3,7 +3,8 @@ import PlaceCore
 import PlaceIndexFormat
 
 /// Scores places for one pass of a search: decodes a record, matches it against the typed
-/// words, applies the filters and inserts it into the results when it ranks.
+/// words (through the postings: where each word lies in the place), applies the filters and
+/// inserts it into the results when it ranks.
 struct PlaceScorer {
   let index: LoadedIndex
   let resolved: [ResolvedToken]
@@ -24,10 +25,21 @@ struct PlaceScorer {
   private var entry = PlaceMatch()
   /// The index's decoded contexts, as buffers: copying them retains nothing.
   private let decoded: DecodedContexts.View
+  /// Each word's hits in every place; nil for the word whose hits the candidates tell as they
+  /// come (``Candidates/hits``). Read on first use: a search that scores nothing reads none.
+  private var maps: [WordHitMap?] = []
+  /// The maps' hits (empty for the told word), read without retaining the maps.
+  private var views: [UnsafeBufferPointer<UInt16>] = []
+  /// Which word the candidates tell the hits of, or nil.
+  private let toldWord: Int?
+  /// The driving word and its map, when the candidates read it whole.
+  private let driverMap: (word: Int, map: WordHitMap)?
+  /// Reused for each place: each word's hits in it.
+  private var hits: [WordHits]
 
   init(
     _ index: LoadedIndex, resolved: [ResolvedToken], drivers: [Int], missing: Int,
-    context: SearchContext
+    context: SearchContext, candidates: Candidates
   ) throws {
     typealias W = LoadedIndex.Weight
     self.index = index
@@ -52,6 +64,21 @@ struct PlaceScorer {
     maxPrefixText = prefixText
     maxGeo = context.focus == nil ? 0 : W.nearness
     decoded = try index.decodedContexts.view
+    toldWord = candidates.mergesOneWord ? drivers[0] : nil
+    driverMap = candidates.driverMap.map { (drivers[0], $0) }
+    hits = Array(repeating: [], count: resolved.count)
+  }
+
+  /// Reads each word's hit map (the finished words' from the index's cache), but the one the
+  /// candidates tell.
+  private mutating func readMaps() throws {
+    maps = try resolved.indices.map { i in
+      if i == toldWord { return nil }
+      if let driverMap, driverMap.word == i { return driverMap.map }
+      let key = i < context.wordKeys.count ? context.wordKeys[i] : nil
+      return try index.hitMap(resolved[i], key: key)
+    }
+    views = maps.map { $0?.view ?? UnsafeBufferPointer(start: nil, count: 0) }
   }
 
   /// The best text score of a place, from what the postings tell of it: whether the driving
@@ -69,12 +96,21 @@ struct PlaceScorer {
   }
 
   /// Scores the place ``decode(_:)`` read last into `best`, when it matches the words and
-  /// passes the filters; `geoBound` is the most geo score it can earn.
+  /// passes the filters; `driverHits` are the hits the candidates tell (``Candidates/hits``)
+  /// and `geoBound` is the most geo score it can earn.
   @inline(__always)
-  mutating func score(_ rank: Int, importance: Double, geoBound: Double, into best: inout TopPlaces)
-    throws
-  {
-    guard let text = index.textScore(entry, resolved, missing: missing) else { return }
+  mutating func score(
+    _ rank: Int, driverHits: WordHits = [], importance: Double, geoBound: Double,
+    into best: inout TopPlaces
+  ) throws {
+    if maps.count != resolved.count { try readMaps() }
+    for i in hits.indices {
+      hits[i] = i == toldWord ? driverHits : WordHits(rawValue: views[i][rank])
+    }
+    guard
+      let text = index.textScore(
+        nameWordCount: entry.nameWordCount, hits: hits, resolved, missing: missing)
+    else { return }
     // Ties with the worst place still go to `insert`, which orders them by rank.
     if best.isFull && text + importance + geoBound < best.worst { return }
     guard try context.accepts(entry, in: index) else { return }

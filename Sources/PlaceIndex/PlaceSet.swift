@@ -4,6 +4,9 @@ struct PlaceSet {
 
   init(count: Int) { words = Array(repeating: 0, count: (count + 63) / 64) }
 
+  /// The set whose bitmap is `words` (64 ranks a word, low bit first).
+  init(words: [UInt64]) { self.words = words }
+
   @inline(__always)
   func contains(_ rank: Int) -> Bool { words[rank >> 6] & (1 << UInt64(rank & 63)) != 0 }
 

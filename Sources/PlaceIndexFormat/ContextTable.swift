@@ -2,14 +2,10 @@
 // the part of a record that places on the same street or in the same town share. Each item
 // (all varints; "sid" = string id in STRINGS, "text ref" as in TextRef.swift):
 //   parent id + 1                   0 = none; else a context (with no parent itself) whose
-//                                   context tokens, secondary parts and components follow
-//                                   this one's, and whose country applies when this one's is 0
+//                                   secondary parts and components follow this one's, and
+//                                   whose country applies when this one's is 0
 //   zigzag latitude, zigzag longitude   reference point in 1e-7 degrees; records store their
 //                                       position as the difference from it
-//   n, then n name token ids        sorted; first absolute, then gaps: name tokens that every
-//                                   place of the context has (a street's words for the
-//                                   addresses on it); records store only the others
-//   n, then n context token ids     the same, for terms of the address, admin areas, category
 //   sid+1 of the ISO country code   (0 = unknown, or the parent's)
 //   n, then n text refs             secondary text parts, most specific first
 //   n, then n address components: (kind << 1) | s, sid of the long text, and when s = 1 the
@@ -23,24 +19,21 @@
 public struct ContextTable: @unchecked Sendable {
   let items: ItemTable
   let stringCount: Int
-  let tokenCount: Int
   /// Number of contexts.
   public var count: Int { items.count }
 
   /// Reads the section header; the counts bound the ids inside items.
   public init(
-    _ bytes: UnsafeRawBufferPointer, fileOffset: Int, stringCount: Int, tokenCount: Int
+    _ bytes: UnsafeRawBufferPointer, fileOffset: Int, stringCount: Int
   ) throws {
     items = try ItemTable(ByteReader(bytes, section: "CONTEXTS", fileOffset: fileOffset))
     self.stringCount = stringCount
-    self.tokenCount = tokenCount
   }
 
   /// Reads context `id` up to its country: returns its parent, reference point and country
-  /// (sid+1), with its name and context tokens in `names` and `tokens`, and the reader
-  /// positioned at the secondary parts.
+  /// (sid+1), and the reader positioned at the secondary parts.
   @inline(__always)
-  private func head(_ id: Int, names: inout [Int], tokens: inout [Int]) throws -> (
+  private func head(_ id: Int) throws -> (
     ByteReader, parent: Int?, latitude: Int64, longitude: Int64, country: Int
   ) {
     var r = try items.item(id)
@@ -48,30 +41,23 @@ public struct ContextTable: @unchecked Sendable {
     let parent = try r.varint(below: count + 1)
     guard parent != id + 1 else { throw r.fault("context \(id) is its own parent", at: at) }
     let point = (try r.zigzag(), try r.zigzag())
-    try r.sortedIDs(below: tokenCount, into: &names)
-    try r.sortedIDs(below: tokenCount, into: &tokens)
     let country = try r.varint(below: stringCount + 1)
     return (r, parent == 0 ? nil : parent - 1, point.0, point.1, country)
   }
 
-  /// The parent `parent`'s reader at its secondary parts and its country, with its context
-  /// tokens in `tokens`; it must have no parent itself.
-  private func parentHead(_ parent: Int, tokens: inout [Int]) throws -> (ByteReader, Int) {
-    var names: [Int] = []
-    let (r, grandparent, _, _, country) = try head(parent, names: &names, tokens: &tokens)
+  /// The parent `parent`'s reader at its secondary parts and its country; it must have no
+  /// parent itself.
+  private func parentHead(_ parent: Int) throws -> (ByteReader, Int) {
+    let (r, grandparent, _, _, country) = try head(parent)
     guard grandparent == nil else { throw r.fault("parent context \(parent) has a parent", at: 0) }
     return (r, country)
   }
 
-  /// Reads context `id`'s shared name tokens, context tokens (with its parent's) and country
-  /// into `m`; returns its reference point.
+  /// Reads context `id`'s country (or its parent's) into `m`; returns its reference point.
   func match(_ id: Int, into m: inout PlaceMatch) throws -> (latitude: Int64, longitude: Int64) {
-    var (_, parent, latitude, longitude, country) = try head(
-      id, names: &m.tokens, tokens: &m.contextTokens)
-    if let parent {
-      let (_, parentCountry) = try parentHead(parent, tokens: &m.scratch)
-      if country == 0 { country = parentCountry }
-      m.contextTokens.mergeSortedTail(from: 0, with: m.scratch)
+    var (_, parent, latitude, longitude, country) = try head(id)
+    if let parent, country == 0 {
+      (_, country) = try parentHead(parent)
     }
     m.countryCode = country == 0 ? nil : country - 1
     return (latitude, longitude)
@@ -81,14 +67,12 @@ public struct ContextTable: @unchecked Sendable {
   func details(_ id: Int) throws -> (
     secondary: [TextRef], components: [(kind: AddressComponentKind, long: Int, short: Int?)]
   ) {
-    var names: [Int] = []
-    var tokens: [Int] = []
-    var (r, parent, _, _, _) = try head(id, names: &names, tokens: &tokens)
+    var (r, parent, _, _, _) = try head(id)
     var secondary: [TextRef] = []
     var components: [(kind: AddressComponentKind, long: Int, short: Int?)] = []
     try readDetails(&r, into: &secondary, &components)
     if let parent {
-      var (p, _) = try parentHead(parent, tokens: &tokens)
+      var (p, _) = try parentHead(parent)
       try readDetails(&p, into: &secondary, &components)
     }
     return (secondary, components)
@@ -108,51 +92,33 @@ public struct ContextTable: @unchecked Sendable {
     guard r.remaining == 0 else { throw r.fault("\(r.remaining) bytes after the context") }
   }
 
-  /// Every context's matching data, decoded once (parents merged into their children), so
-  /// that a query reads arrays instead of walking items for each candidate.
-  /// Each parent is read once, and its context tokens are merged into each child's (both
-  /// sorted), which gives what ``match(_:into:)`` gives context by context.
-  /// `importance` (every place's, by rank) is kept beside them.
+  /// Every context's matching data (reference point, country), decoded once, so that a query
+  /// reads arrays instead of walking items for each candidate. `importance` (every place's,
+  /// by rank) is kept beside them.
   public func decodeAll(importance: [UInt16]) throws -> DecodedContexts {
     var latitude: [Int64] = []
     var longitude: [Int64] = []
     var country: [Int] = []
-    var ids: [Int] = []
-    var bounds: [Int] = [0]
     latitude.reserveCapacity(count)
     longitude.reserveCapacity(count)
     country.reserveCapacity(count)
-    bounds.reserveCapacity(2 * count + 1)
-    var parents: [Int: (tokens: [Int], country: Int)] = [:]
-    var names: [Int] = []
-    var own: [Int] = []
+    var parents: [Int: Int] = [:]
     for id in 0..<count {
-      var (_, parent, lat, lon, cc) = try head(id, names: &names, tokens: &own)
+      var (_, parent, lat, lon, cc) = try head(id)
       latitude.append(lat)
       longitude.append(lon)
-      ids.append(contentsOf: names)
-      bounds.append(ids.count)
-      let start = ids.count
-      ids.append(contentsOf: own)
-      if let parent {
-        var p: (tokens: [Int], country: Int)
+      if let parent, cc == 0 {
         if let known = parents[parent] {
-          p = known
+          cc = known
         } else {
-          var tokens: [Int] = []
-          let (_, parentCountry) = try parentHead(parent, tokens: &tokens)
-          p = (tokens, parentCountry)
-          parents[parent] = p
+          (_, cc) = try parentHead(parent)
+          parents[parent] = cc
         }
-        if cc == 0 { cc = p.country }
-        ids.mergeSortedTail(from: start, with: p.tokens)
       }
-      bounds.append(ids.count)
       country.append(cc)
     }
     return DecodedContexts(
-      latitude: latitude, longitude: longitude, country: country, ids: ids, bounds: bounds,
-      importance: importance)
+      latitude: latitude, longitude: longitude, country: country, importance: importance)
   }
 
   /// Decodes every context.

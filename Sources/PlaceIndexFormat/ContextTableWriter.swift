@@ -2,28 +2,25 @@
 ///
 /// A place's context splits into an area part (country, the secondary parts after the last one
 /// that names its street, and the admin components) and a street part (the rest). Places with
-/// the same area part share a parent context holding it and the context tokens all of them
-/// have; places with the same street part and parent share a context holding the rest, the
-/// name tokens all of them have and a reference point (the position of the first by rank).
+/// the same area part share a parent context holding it; places with the same street part and
+/// parent share a context holding the rest and a reference point (the position of the first by
+/// rank).
 struct ContextTableWriter {
   /// The context id of each place.
   private(set) var placeContext: [Int] = []
   /// Reference point of each context id.
   private(set) var reference: [(latitude: Int32, longitude: Int32)] = []
-  /// Name tokens every place of a context has, by context id.
-  private(set) var sharedNameTokens: [Set<Int>] = []
   /// The section bytes.
   private(set) var bytes: [UInt8] = []
 
   /// The component kinds that belong to a street, not to an area.
   static let streetKinds: Set<AddressComponentKind> = [.streetNumber, .route, .subpremise]
 
-  /// Groups `places` (in rank order); their strings and tokens are registered in `strings`.
+  /// Groups `places` (in rank order); their strings are registered in `strings`.
   init(_ places: [PlaceRecord], strings: StringTableBuilder) {
     // Pass 1: each place's area key and street part.
     var parentOf: [[UInt8]: Int] = [:]
     var parentBase: [[UInt8]] = []
-    var parentTokens: [Set<Int>] = []
     var split: [(parent: Int?, street: [UInt8])] = []
     for p in places {
       let (_, components) = PlaceTableWriter.hoistedNumber(p)
@@ -52,12 +49,10 @@ struct ContextTableWriter {
         Self.append(parts: areaParts, components: areaComponents, to: &a, strings: strings)
         if let id = parentOf[a.bytes] {
           parent = id
-          parentTokens[id].formIntersection(p.contextTokens)
         } else {
           parent = parentBase.count
           parentOf[a.bytes] = parentBase.count
           parentBase.append(a.bytes)
-          parentTokens.append(Set(p.contextTokens))
         }
       }
       var s = ByteWriter()
@@ -70,25 +65,21 @@ struct ContextTableWriter {
       }
       split.append((parent, s.bytes))
     }
-    // Pass 2: group by parent, own context tokens and street part.
+    // Pass 2: group by parent and street part.
     var childOf: [[UInt8]: Int] = [:]
-    var children: [(key: [UInt8], parent: Int?, tokens: [Int], first: Int, shared: Set<Int>)] =
-      []
+    var children: [(parent: Int?, first: Int)] = []
     var placeChild: [Int] = []
-    for (i, p) in places.enumerated() {
+    for i in places.indices {
       let parent = split[i].parent
-      let own = p.contextTokens.filter { parent == nil || !parentTokens[parent!].contains($0) }
       var k = ByteWriter()
       k.varint(parent.map { $0 + 1 } ?? 0)
-      k.sortedIDs(own)
       k.append(split[i].street)
       if let c = childOf[k.bytes] {
-        children[c].shared.formIntersection(p.tokens)
         placeChild.append(c)
       } else {
         childOf[k.bytes] = children.count
         placeChild.append(children.count)
-        children.append((k.bytes, parent, own, i, Set(p.tokens)))
+        children.append((parent, i))
       }
     }
     // The most used contexts get the smallest ids (1-byte varints in the records); parents
@@ -105,20 +96,15 @@ struct ContextTableWriter {
       w.varint(c.parent.map { children.count + $0 + 1 } ?? 0)
       w.zigzag(Int64(first.latitudeE7))
       w.zigzag(Int64(first.longitudeE7))
-      w.sortedIDs(Array(c.shared))
-      w.sortedIDs(c.tokens)
       w.append(split[c.first].street)
       table.append(w.bytes)
       reference.append((first.latitudeE7, first.longitudeE7))
-      sharedNameTokens.append(c.shared)
     }
-    for (i, base) in parentBase.enumerated() {
+    for base in parentBase {
       var w = ByteWriter()
       w.varint(0)
       w.zigzag(0)
       w.zigzag(0)
-      w.sortedIDs([])
-      w.sortedIDs(Array(parentTokens[i]))
       w.append(base)
       table.append(w.bytes)
     }

@@ -1,7 +1,6 @@
-/// The matching data of every context of an index: reference point, country, shared name
-/// tokens and context tokens (with the parent's), by context id, in flat buffers (no
-/// per-context array to retain while many threads read them); and every place's importance,
-/// by rank.
+/// The matching data of every context of an index: reference point and country (or the
+/// parent's), by context id, in flat buffers (no per-context array to retain while many
+/// threads read them); and every place's importance, by rank.
 public final class DecodedContexts: Sendable {
   /// The buffers, for a search to copy into its own state. A copy holds no reference, so
   /// threads that read it at once write no shared reference count: this object's count shares
@@ -17,11 +16,6 @@ public final class DecodedContexts: Sendable {
     let longitude: UnsafeBufferPointer<Int64>
     /// Country code sid + 1, 0 when unknown.
     let country: UnsafeBufferPointer<Int>
-    /// Every context's name tokens, then its context tokens.
-    let ids: UnsafeBufferPointer<Int>
-    /// Context c's name tokens are ids[bounds[2c] ..< bounds[2c + 1]], its context tokens
-    /// ids[bounds[2c + 1] ..< bounds[2c + 2]].
-    let bounds: UnsafeBufferPointer<Int>
     /// Each place's importance, by rank.
     let importance: UnsafeBufferPointer<UInt16>
 
@@ -33,17 +27,12 @@ public final class DecodedContexts: Sendable {
     func load(_ c: Int, into m: inout PlaceMatch) -> (Int64, Int64) {
       let cc = country[c]
       m.countryCode = cc == 0 ? nil : cc - 1
-      m.tokens.removeAll(keepingCapacity: true)
-      m.contextTokens.removeAll(keepingCapacity: true)
-      m.tokens.append(contentsOf: ids[bounds[2 * c]..<bounds[2 * c + 1]])
-      m.contextTokens.append(contentsOf: ids[bounds[2 * c + 1]..<bounds[2 * c + 2]])
       return (latitude[c], longitude[c])
     }
   }
 
   init(
-    latitude: [Int64], longitude: [Int64], country: [Int], ids: [Int], bounds: [Int],
-    importance: [UInt16]
+    latitude: [Int64], longitude: [Int64], country: [Int], importance: [UInt16]
   ) {
     func copy<T>(_ a: [T]) -> UnsafeBufferPointer<T> {
       let b = UnsafeMutableBufferPointer<T>.allocate(capacity: a.count)
@@ -52,12 +41,12 @@ public final class DecodedContexts: Sendable {
     }
     view = View(
       latitude: copy(latitude), longitude: copy(longitude), country: copy(country),
-      ids: copy(ids), bounds: copy(bounds), importance: copy(importance))
+      importance: copy(importance))
   }
 
   deinit {
     for b in [view.latitude, view.longitude] { b.deallocate() }
-    for b in [view.country, view.ids, view.bounds] { b.deallocate() }
+    view.country.deallocate()
     view.importance.deallocate()
   }
 

@@ -1,6 +1,6 @@
 /// Everything an index holds, as the builder hands it over.
 public struct IndexContent: Sendable {
-  /// Places in rank order (most important first); their `tokens` field is ignored.
+  /// Places in rank order (most important first).
   public var places: [PlaceRecord] = []
   /// The terms of each place's primary name, parallel to `places`.
   public var placeTerms: [[String]] = []
@@ -49,22 +49,20 @@ public enum IndexImageWriter {
     var tokenID: [String: Int] = [:]
     tokenID.reserveCapacity(tokens.count)
     for (i, t) in tokens.enumerated() { tokenID[t] = i }
-    // Two lists per token: the places that carry it in a name, then those that carry it
-    // only in their context.
-    var lists = [[Int]](repeating: [], count: 2 * tokens.count)
+    // Three lists per token: the places that carry it in their primary name, those that carry
+    // it only in an alternative name, and those that carry it only in their context.
+    var lists = [[Int]](repeating: [], count: 3 * tokens.count)
     var places = content.places
     for p in places.indices {
       let ids = Set(content.placeTerms[p].map { tokenID[$0]! })
-      // Alternative names' tokens are stored only for places that list alternative names.
+      // Alternative names' tokens count only for places that list alternative names.
       let altIDs =
         places[p].names.isEmpty ? [] : Set(altTerms[p].map { tokenID[$0]! }).subtracting(ids)
       let contextIDs = Set(content.placeContextTerms[p].map { tokenID[$0]! })
         .subtracting(ids).subtracting(altIDs)
-      places[p].tokens = ids.sorted()
-      places[p].altTokens = altIDs.sorted()
-      places[p].contextTokens = contextIDs.sorted()
-      for t in ids.union(altIDs) { lists[2 * t].append(p) }
-      for t in contextIDs { lists[2 * t + 1].append(p) }
+      for t in ids { lists[3 * t].append(p) }
+      for t in altIDs { lists[3 * t + 1].append(p) }
+      for t in contextIDs { lists[3 * t + 2].append(p) }
     }
     // Type lists, the most used first: small ids, and the four most used share a byte with a
     // record's flags.
@@ -95,8 +93,9 @@ public enum IndexImageWriter {
     file.add(.places, records)
     file.add(.tokens, TokenDictionaryWriter.serialize(tokens))
     file.add(
-      .postings, PostingsWriter.serialize(tokens.indices.map { (lists[2 * $0], lists[2 * $0 + 1]) })
-    )
+      .postings,
+      PostingsWriter.serialize(
+        tokens.indices.map { (lists[3 * $0], lists[3 * $0 + 1], lists[3 * $0 + 2]) }))
     file.add(.abbreviations, TableText.encode(content.abbreviationsTSV))
     file.add(.placeIDs, PlaceIDTableWriter.serialize(places))
     file.add(.contexts, contexts)

@@ -1,10 +1,10 @@
 // PLACES section layout: an item table (ItemTable.swift) whose items are the place records in
 // rank order. A record (all varints; "sid" = string id in STRINGS; "text ref" as in
-// TextRef.swift); the numbers and tokens come first so that matching reads no strings:
+// TextRef.swift); the numbers come first so that ranking reads no strings, and no tokens are
+// stored (POSTINGS tells which places carry a word, and where):
 //   (osmID << 2) | kind                 kind 0 node, 1 way, 2 relation
-//   context id                          into CONTEXTS: reference point, shared name tokens,
-//                                       context tokens, country, secondary text and address
-//                                       components, shared between places
+//   context id                          into CONTEXTS: reference point, country, secondary
+//                                       text and address components, shared between places
 //   zigzag latitude, zigzag longitude   in 1e-7 degrees, minus the context's reference point
 //   (type list id << 5) | f             type list: into TYPES; f = the flags below when they
 //                                       are less than 31, else 31 and the flags follow
@@ -12,11 +12,6 @@
 //                                       text (ranking: whole-name matches); s = 1: a street
 //                                       number follows; a = 1: the place has alternative names
 //   [sid of the street number]          the first address component, when s = 1
-//   n, then n name token ids            sorted; first absolute, then gaps (terms of the primary
-//                                       name, except those the context holds)
-//   [n, then n token ids]               when a = 1: sorted as above, the terms only the
-//                                       alternative names carry (they rank below the primary
-//                                       name's)
 //   text ref of the primary text
 //   [n, then n × (sid language, sid name)]   when a = 1: the alternative names ("" language =
 //                                       no language)
@@ -94,19 +89,11 @@ public struct PlaceRecord: Sendable, Hashable {
   public var names: [LocalizedName]
   /// Address components.
   public var components: [AddressComponent]
-  /// Ids of the tokens of the place's primary name, sorted.
-  public var tokens: [Int]
-  /// Ids of the tokens only its alternative names carry, sorted (stored only when it has
-  /// alternative names).
-  public var altTokens: [Int] = []
-  /// Ids of the tokens of its address and admin areas, sorted.
-  public var contextTokens: [Int] = []
-
   /// Creates a record.
   public init(
     osmKind: UInt8, osmID: Int64, latitudeE7: Int32, longitudeE7: Int32, importance: UInt16,
     typeList: Int, primaryText: String, secondaryParts: [String], countryCode: String,
-    names: [LocalizedName], components: [AddressComponent], tokens: [Int]
+    names: [LocalizedName], components: [AddressComponent]
   ) {
     self.osmKind = osmKind
     self.osmID = osmID
@@ -119,7 +106,6 @@ public struct PlaceRecord: Sendable, Hashable {
     self.countryCode = countryCode
     self.names = names
     self.components = components
-    self.tokens = tokens
   }
 
   /// The place ID: kind letter and decimal id, e.g. "N240109189".

@@ -24,15 +24,10 @@ public struct PlaceEntry: Sendable {
   public var names: [(language: Int, name: Int)]
   /// (kind, long sid, short sid or nil).
   public var components: [(kind: AddressComponentKind, long: Int, short: Int?)]
-  /// Sorted ids of the primary name's tokens.
-  public var tokens: [Int]
-  /// Sorted ids of the tokens only the alternative names carry.
-  public var altTokens: [Int]
-  /// Sorted ids of context tokens (address, admin areas).
-  public var contextTokens: [Int]
 }
 
-/// The part of a place record used to match and rank it: numbers and token ids, no strings.
+/// The part of a place record used to rank and filter it: numbers, no strings. (Which words
+/// it carries, the postings tell.)
 public struct PlaceMatch: Sendable {
   /// 0 node, 1 way, 2 relation.
   public var osmKind: UInt8 = 0
@@ -50,18 +45,10 @@ public struct PlaceMatch: Sendable {
   public var nameWordCount = 0
   /// String id of the country code, or nil.
   public var countryCode: Int?
-  /// Sorted ids of the primary name's tokens.
-  public var tokens: [Int] = []
-  /// Sorted ids of the tokens only the alternative names carry.
-  public var altTokens: [Int] = []
-  /// Sorted ids of context tokens.
-  public var contextTokens: [Int] = []
-  /// Reused while merging a record's own name tokens with its context's.
-  var scratch: [Int] = []
   /// Whether the record lists alternative names.
   var hasNames = false
 
-  /// An empty match buffer.
+  /// An empty match.
   public init() {}
 }
 
@@ -75,21 +62,19 @@ public struct PlaceTable: @unchecked Sendable {
   /// Number of places.
   public var count: Int { items.count }
   let stringCount: Int
-  let tokenCount: Int
   let typeListCount: Int
 
   /// Reads the section header; the counts bound the ids inside records.
   public init(
     _ bytes: UnsafeRawBufferPointer, fileOffset: Int, contexts: ContextTable,
     importance: (bytes: UnsafeRawBufferPointer, fileOffset: Int), stringCount: Int,
-    tokenCount: Int, typeListCount: Int
+    typeListCount: Int
   ) throws {
     items = try ItemTable(ByteReader(bytes, section: "PLACES", fileOffset: fileOffset))
     self.contexts = contexts
     self.importance = try ImportanceTable(
       importance.bytes, fileOffset: importance.fileOffset, placeCount: items.count)
     self.stringCount = stringCount
-    self.tokenCount = tokenCount
     self.typeListCount = typeListCount
   }
 
@@ -99,9 +84,9 @@ public struct PlaceTable: @unchecked Sendable {
     return try r.varint()
   }
 
-  /// Decodes the part of record `index` that matching and ranking need (no strings), reusing
-  /// the token arrays of `match`; `contexts` (the view of ``decodeAll()``) spares the walk
-  /// through the CONTEXTS items and the search of IMPORTANCE.
+  /// Decodes the part of record `index` that ranking and filters need (no strings);
+  /// `contexts` (the view of ``decodeAll()``) spares the walk through the CONTEXTS items and
+  /// the search of IMPORTANCE.
   public func match(
     _ index: Int, into m: inout PlaceMatch, contexts: DecodedContexts.View? = nil
   )
@@ -110,8 +95,8 @@ public struct PlaceTable: @unchecked Sendable {
     _ = try head(index, into: &m, decoded: contexts)
   }
 
-  /// Decodes the record's numbers and tokens and its context's; returns the reader positioned
-  /// at the primary text, the context id and the street number's string id.
+  /// Decodes the record's numbers and its context's; returns the reader positioned at the
+  /// primary text, the context id and the street number's string id.
   private func head(
     _ index: Int, into m: inout PlaceMatch, decoded: DecodedContexts.View? = nil
   )
@@ -152,14 +137,6 @@ public struct PlaceTable: @unchecked Sendable {
     m.nameWordCount = flags >> 2
     m.hasNames = flags & 1 == 1
     let number = flags & 2 == 2 ? try r.varint(below: stringCount) : nil
-    try r.sortedIDs(below: tokenCount, into: &m.scratch)
-    // Both sorted and disjoint: merge the record's own name tokens into the context's.
-    m.tokens.mergeSortedTail(from: 0, with: m.scratch)
-    if m.hasNames {
-      try r.sortedIDs(below: tokenCount, into: &m.altTokens)
-    } else {
-      m.altTokens.removeAll(keepingCapacity: true)
-    }
     return (r, context, number)
   }
 
@@ -181,8 +158,7 @@ public struct PlaceTable: @unchecked Sendable {
       osmKind: m.osmKind, osmID: m.osmID, latitudeE7: m.latitudeE7, longitudeE7: m.longitudeE7,
       importance: m.importance, typeList: m.typeList, nameWordCount: m.nameWordCount,
       primaryText: primary, secondaryParts: secondary, countryCode: m.countryCode,
-      names: names, components: components, tokens: m.tokens, altTokens: m.altTokens,
-      contextTokens: m.contextTokens)
+      names: names, components: components)
   }
 
   /// Every context's matching data and every place's importance, decoded once, for
@@ -214,7 +190,6 @@ public enum PlaceTableWriter {
     for (i, p) in places.enumerated() {
       let context = contexts.placeContext[i]
       let (refLat, refLon) = contexts.reference[context]
-      let shared = contexts.sharedNameTokens[context]
       let (number, _) = hoistedNumber(p)
       let splitter = TextSplitter(parts: Set(p.components.map(\.longText)))
       var w = ByteWriter()
@@ -226,8 +201,6 @@ public enum PlaceTableWriter {
       w.varint(p.typeList << 5 | min(flags, 31))
       if flags >= 31 { w.varint(flags) }
       if let number { w.varint(strings.id(number)) }
-      w.sortedIDs(p.tokens.filter { !shared.contains($0) })
-      if !p.names.isEmpty { w.sortedIDs(p.altTokens) }
       w.textRef(ref(p.primaryText, splitter))
       if !p.names.isEmpty { w.varint(p.names.count) }
       for n in p.names {

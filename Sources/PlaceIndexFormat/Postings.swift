@@ -1,13 +1,16 @@
 // POSTINGS section layout: an item table (ItemTable.swift) with one item per token, in token
-// order: the places that carry the token in a name, then, when there are any, the places that
-// carry it only in their context (address, admin areas). A query scans both, but knows for
-// each place whether the word can score as a name before decoding its record. An item (all
-// varints):
-//   (n << 2) | (c << 1) | encoding   the name list: n places; c = 1: a context list follows;
-//                                    encoding 0 = gaps, 1 = bitmap
-//   [byte length of the name list's places]   when c = 1
+// order: the places whose primary name carries the token, then, when there are any, the
+// places that carry it only in an alternative name, then those that carry it only in their
+// context (address, admin areas). Records hold no tokens: a query learns from these lists
+// alone where each typed word lies in a place. An item (all varints):
+//   (n << 3) | (c << 2) | (a << 1) | encoding   the name list: n places; a = 1: an
+//                                    alternative-name list follows; c = 1: a context list
+//                                    follows; encoding 0 = gaps, 1 = bitmap
+//   [byte length of the name list's places]   when a = 1 or c = 1
 //   the name list's places
-//   [(m << 1) | encoding, then the context list's m places, to the item's end]   when c = 1
+//   [(m << 1) | encoding, [byte length of its places when c = 1], the alternative-name
+//    list's m places]                 when a = 1
+//   [(k << 1) | encoding, then the context list's k places, to the item's end]   when c = 1
 // A list's places:
 //   gaps:    the first place index, then the gap to each next one
 //   bitmap:  the first place index f, then bytes whose bit i (low bit first) is set when place
@@ -15,7 +18,37 @@
 // The writer picks whichever is shorter (bitmaps win for dense lists such as a town's name).
 // Place indexes are strictly increasing. Places are numbered by rank, most important first,
 // so each list is in importance order and a query that has enough good results can stop
-// reading it early.
+// reading it early. The three lists of a token are disjoint.
+
+/// Where a token lies in the places of one of its postings lists.
+public enum PostingsPart: Int, Sendable, CaseIterable {
+  /// The place's primary name.
+  case name = 0
+  /// An alternative name only (another language's, a former name).
+  case alternative = 1
+  /// The place's context only: its address and admin areas.
+  case context = 2
+}
+
+/// The three postings lists of one token.
+public struct PostingsLists {
+  /// Places whose primary name carries the token.
+  public var name: PostingsCursor
+  /// Places that carry it only in an alternative name.
+  public var alternative: PostingsCursor
+  /// Places that carry it only in their context.
+  public var context: PostingsCursor
+
+  /// The list of `part`.
+  @inline(__always)
+  public subscript(part: PostingsPart) -> PostingsCursor {
+    switch part {
+    case .name: name
+    case .alternative: alternative
+    case .context: context
+    }
+  }
+}
 
 /// Reads the places that carry each token.
 public struct Postings: @unchecked Sendable {
@@ -30,58 +63,83 @@ public struct Postings: @unchecked Sendable {
     self.placeCount = placeCount
   }
 
-  /// A cursor over the places that carry `token` in a name (`context` false) or only in their
-  /// context (`context` true).
-  public func list(_ token: Int, context: Bool) throws -> PostingsCursor {
+  /// A cursor over the places that carry `token` in `part`.
+  public func list(_ token: Int, _ part: PostingsPart) throws -> PostingsCursor {
+    try lists(token)[part]
+  }
+
+  /// The three lists of `token`.
+  public func lists(_ token: Int) throws -> PostingsLists {
     guard token >= 0, token < tokenCount else {
       throw items.reader.fault("token \(token) has no list", at: 0)
     }
-    let (names, contextOnly) = try lists(at: try items.item(token))
-    return context ? contextOnly : names
+    return try lists(at: try items.item(token))
   }
 
-  /// Calls `body` with each token of `tokens` and its name and context cursors, in order.
-  /// Runs of consecutive tokens (a prefix's range) are read sequentially.
+  /// Calls `body` with each token of `tokens` and its lists, in order. Runs of consecutive
+  /// tokens (a prefix's range) are read sequentially.
   public func forEachList(
-    of tokens: [Int],
-    _ body: (_ token: Int, _ names: PostingsCursor, _ context: PostingsCursor) throws -> Void
+    of tokens: [Int], _ body: (_ token: Int, _ lists: PostingsLists) throws -> Void
   ) throws {
     var i = 0
     while i < tokens.count {
       var end = i + 1
       while end < tokens.count, tokens[end] == tokens[end - 1] + 1 { end += 1 }
-      let (first, last) = (tokens[i], tokens[end - 1])
-      guard first >= 0, last < tokenCount else {
-        throw items.reader.fault("token \(first < 0 ? first : last) has no list", at: 0)
-      }
-      try items.walk(first..<(last + 1)) { token, r in
-        let (names, context) = try lists(at: r)
-        try body(token, names, context)
-      }
+      try forEachList(of: tokens[i]..<(tokens[end - 1] + 1), body)
       i = end
     }
   }
 
-  /// The name and context cursors of the item that `r` reads.
-  @inline(__always)
-  private func lists(at r: ByteReader) throws -> (names: PostingsCursor, context: PostingsCursor) {
-    var r = r
-    let head = try r.varint(below: 4 * placeCount + 4)
-    let n = head >> 2
-    guard head & 2 != 0 else {
-      let names = try cursor(r, end: r.buffer.count, count: n, bitmap: head & 1 == 1)
-      var none = r
-      none.offset = r.buffer.count
-      return (names, PostingsCursor(reader: none, remaining: 0, count: 0, placeCount: placeCount))
+  /// Calls `body` with each token of `range` and its lists, in order.
+  public func forEachList(
+    of range: Range<Int>, _ body: (_ token: Int, _ lists: PostingsLists) throws -> Void
+  ) throws {
+    guard !range.isEmpty else { return }
+    guard range.lowerBound >= 0, range.upperBound <= tokenCount else {
+      throw items.reader.fault(
+        "token \(range.lowerBound < 0 ? range.lowerBound : range.upperBound - 1) has no list",
+        at: 0)
     }
-    let length = try r.varint(below: r.remaining + 1)
-    let namesEnd = r.offset + length
-    let names = try cursor(r, end: namesEnd, count: n, bitmap: head & 1 == 1)
-    r.offset = namesEnd
-    let contextHead = try r.varint(below: 2 * placeCount + 2)
-    let context = try cursor(
-      r, end: r.buffer.count, count: contextHead >> 1, bitmap: contextHead & 1 == 1)
-    return (names, context)
+    try items.walk(range) { token, r in try body(token, try lists(at: r)) }
+  }
+
+  /// The lists of the item that `r` reads.
+  @inline(__always)
+  private func lists(at r: ByteReader) throws -> PostingsLists {
+    var r = r
+    let head = try r.varint(below: 8 * placeCount + 8)
+    let hasAlternative = head & 2 != 0
+    let hasContext = head & 4 != 0
+    var none = r
+    none.offset = r.buffer.count
+    let empty = PostingsCursor(reader: none, remaining: 0, count: 0, placeCount: placeCount)
+    guard hasAlternative || hasContext else {
+      let names = try cursor(r, end: r.buffer.count, count: head >> 3, bitmap: head & 1 == 1)
+      return PostingsLists(name: names, alternative: empty, context: empty)
+    }
+    var length = try r.varint(below: r.remaining + 1)
+    var end = r.offset + length
+    let names = try cursor(r, end: end, count: head >> 3, bitmap: head & 1 == 1)
+    r.offset = end
+    var alternative = empty
+    if hasAlternative {
+      let altHead = try r.varint(below: 2 * placeCount + 2)
+      if hasContext {
+        length = try r.varint(below: r.remaining + 1)
+        end = r.offset + length
+      } else {
+        end = r.buffer.count
+      }
+      alternative = try cursor(r, end: end, count: altHead >> 1, bitmap: altHead & 1 == 1)
+      r.offset = end
+    }
+    var context = empty
+    if hasContext {
+      let contextHead = try r.varint(below: 2 * placeCount + 2)
+      context = try cursor(
+        r, end: r.buffer.count, count: contextHead >> 1, bitmap: contextHead & 1 == 1)
+    }
+    return PostingsLists(name: names, alternative: alternative, context: context)
   }
 
   /// A cursor over `count` places written from `r`'s offset up to `end`.
@@ -105,7 +163,7 @@ public struct Postings: @unchecked Sendable {
     try length(of: token..<(token + 1))
   }
 
-  /// Number of places that carry the tokens of `range`, in names and contexts, summed (each
+  /// Number of places that carry the tokens of `range`, in any part, summed (each
   /// place once per token); stops adding once the sum passes `cap`.
   public func length(of range: Range<Int>, cap: Int = .max) throws -> Int {
     guard range.lowerBound >= 0, range.upperBound <= tokenCount else {
@@ -118,13 +176,18 @@ public struct Postings: @unchecked Sendable {
       let chunk = r.lowerBound..<min(r.upperBound, r.lowerBound + 32)
       try items.walk(chunk) { _, r in
         var r = r
-        let head = try r.varint(below: 4 * placeCount + 4)
-        total += head >> 2
+        let head = try r.varint(below: 8 * placeCount + 8)
+        total += head >> 3
+        guard head & 6 != 0 else { return }
+        var skip = try r.varint(below: r.remaining + 1)
+        r.offset += skip
         if head & 2 != 0 {
-          let length = try r.varint(below: r.remaining + 1)
-          r.offset += length
           total += try r.varint(below: 2 * placeCount + 2) >> 1
+          guard head & 4 != 0 else { return }
+          skip = try r.varint(below: r.remaining + 1)
+          r.offset += skip
         }
+        total += try r.varint(below: 2 * placeCount + 2) >> 1
       }
       r = chunk.upperBound..<r.upperBound
     }
@@ -134,8 +197,10 @@ public struct Postings: @unchecked Sendable {
   /// Decodes every list, checking order and range.
   public func verify() throws {
     try items.forEach { t, r in
-      let (names, context) = try lists(at: r)
-      for (list, what) in [(names, "name"), (context, "context")] {
+      let lists = try lists(at: r)
+      for part in PostingsPart.allCases {
+        let list = lists[part]
+        let what = ["name", "alternative-name", "context"][part.rawValue]
         var c = list
         while try c.next() != nil {}
         guard c.reader.remaining == 0, c.byte == 0 else {
@@ -172,7 +237,26 @@ public struct PostingsCursor {
   public mutating func next() throws -> Int? {
     guard remaining > 0 else { return nil }
     remaining -= 1
-    if isBitmap { return try nextBit() }
+    return isBitmap ? try nextBit() : try nextGap()
+  }
+
+  /// Reads the rest of the list: for each place p, ORs `bits` into `hits[p]` and, when `set`
+  /// is given, sets bit p of it (64 places a word, low bit first). Both must hold every place
+  /// of the index.
+  public mutating func mark(
+    _ bits: UInt16, in hits: UnsafeMutablePointer<UInt16>, set: UnsafeMutablePointer<UInt64>?
+  ) throws {
+    while remaining > 0 {
+      remaining -= 1
+      let p = isBitmap ? try nextBit() : try nextGap()
+      hits[p] |= bits
+      if let set { set[p >> 6] |= 1 << UInt64(p & 63) }
+    }
+  }
+
+  /// The next place of a gap-coded list.
+  @inline(__always)
+  private mutating func nextGap() throws -> Int {
     let start = reader.offset
     let gap = try reader.varint()
     // Checked before adding, so that a hostile gap cannot overflow.
@@ -187,6 +271,7 @@ public struct PostingsCursor {
     return value
   }
 
+  @inline(__always)
   private mutating func nextBit() throws -> Int {
     while byte == 0 {
       let at = reader.offset
@@ -209,23 +294,29 @@ public struct PostingsCursor {
 /// Writes a POSTINGS section.
 public enum PostingsWriter {
   /// The section bytes; `lists[t]` holds the strictly increasing place indexes that carry
-  /// token `t` in a name and those that carry it only in their context.
-  public static func serialize(_ lists: [(names: [Int], context: [Int])]) -> [UInt8] {
+  /// token `t` in their primary name, only in an alternative name, and only in their context.
+  public static func serialize(_ lists: [(names: [Int], alternative: [Int], context: [Int])])
+    -> [UInt8]
+  {
     var table = ItemTableWriter()
-    for (names, context) in lists {
+    for (names, alternative, context) in lists {
       let (namesBitmap, namesBytes) = places(names)
       var w = ByteWriter()
-      let n = names.count << 2 | (namesBitmap ? 1 : 0)
-      if context.isEmpty {
-        w.varint(n)
-        w.append(namesBytes)
-      } else {
-        w.varint(n | 2)
-        w.varint(namesBytes.count)
-        w.append(namesBytes)
-        let (contextBitmap, contextBytes) = places(context)
-        w.varint(context.count << 1 | (contextBitmap ? 1 : 0))
-        w.append(contextBytes)
+      let a = !alternative.isEmpty
+      let c = !context.isEmpty
+      w.varint(names.count << 3 | (c ? 4 : 0) | (a ? 2 : 0) | (namesBitmap ? 1 : 0))
+      if a || c { w.varint(namesBytes.count) }
+      w.append(namesBytes)
+      if a {
+        let (bitmap, bytes) = places(alternative)
+        w.varint(alternative.count << 1 | (bitmap ? 1 : 0))
+        if c { w.varint(bytes.count) }
+        w.append(bytes)
+      }
+      if c {
+        let (bitmap, bytes) = places(context)
+        w.varint(context.count << 1 | (bitmap ? 1 : 0))
+        w.append(bytes)
       }
       table.append(w.bytes)
     }

@@ -7,31 +7,45 @@ import Testing
 /// The compact building blocks of the format: item tables, postings encodings, the place-ID
 /// permutation and dictionary-coded tables.
 @Suite struct CompactStructureTests {
-  /// Golden bytes: the documented POSTINGS layout (ItemTable.swift, Postings.swift) for three
+  /// Golden bytes: the documented POSTINGS layout (ItemTable.swift, Postings.swift) for four
   /// hand-made tokens: name places only, as gaps; a name place and context places as a bitmap;
-  /// name places as a bitmap followed by a context place.
+  /// name places as a bitmap, then an alternative-name place and a context place; a name place
+  /// and alternative-name places alone.
   @Test func postingsBytesMatchTheDocumentedLayout() throws {
     let bytes = PostingsWriter.serialize([
-      ([3, 300], []), ([7], Array(100..<140)), (Array(200..<240), [5]),
+      ([3, 300], [], []), ([7], [], Array(100..<140)), (Array(200..<240), [9], [5]),
+      ([1], [2, 4], []),
     ])
-    var expected: [UInt8] = [3, 0, 0, 0]  // u32 count
+    var expected: [UInt8] = [4, 0, 0, 0]  // u32 count
     expected += [16, 0, 0, 0]  // u32 block size
     expected += [0, 0, 0, 0]  // block 0 starts at item-area offset 0
-    // Token 0, length 4: n = 2, no context list, gaps: 2 << 2; then 3 and gap 297 = A9 02.
-    expected += [4, 8, 3, 0xA9, 0x02]
-    // Token 1, length 10: n = 1 with c = 1, gaps: 1 << 2 | 2; the name places' length 1; 7;
-    // the context list: m = 40, bitmap: 40 << 1 | 1 = 81; first place 100; 5 bytes of ones.
-    expected += [10, 6, 1, 7, 81, 100, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF]
-    // Token 2, length 12: n = 40 with c = 1, bitmap: 40 << 2 | 3 = 163 = A3 01; the name
-    // places' length 7: first place 200 = C8 01 and 5 bytes of ones; then m = 1, gaps: 2; 5.
-    expected += [12, 0xA3, 0x01, 7, 0xC8, 0x01, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 2, 5]
+    // Token 0, length 4: n = 2, no other list, gaps: 2 << 3; then 3 and gap 297 = A9 02.
+    expected += [4, 16, 3, 0xA9, 0x02]
+    // Token 1, length 10: n = 1 with c = 1, gaps: 1 << 3 | 4; the name places' length 1; 7;
+    // the context list: k = 40, bitmap: 40 << 1 | 1 = 81; first place 100; 5 bytes of ones.
+    expected += [10, 12, 1, 7, 81, 100, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF]
+    // Token 2, length 15: n = 40 with c = 1 and a = 1, bitmap: 40 << 3 | 7 = 327 = C7 02; the
+    // name places' length 7: first place 200 = C8 01 and 5 bytes of ones; the alternative
+    // list: m = 1, gaps: 2, its length 1, 9; the context list: k = 1, gaps: 2; 5.
+    expected += [15, 0xC7, 0x02, 7, 0xC8, 0x01, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 2, 1, 9, 2, 5]
+    // Token 3, length 6: n = 1 with a = 1, gaps: 1 << 3 | 2; length 1; 1; the alternative
+    // list to the item's end: m = 2, gaps: 4; 2 and gap 2.
+    expected += [6, 10, 1, 1, 4, 2, 2]
     #expect(bytes == expected)
     let mapped = MappedBytes(copying: bytes)
     let postings = try Postings(mapped.buffer, fileOffset: 0, placeCount: 300)
     #expect(throws: IndexFormatError.self) { try postings.verify() }  // place 300 of 300
     let wider = try Postings(mapped.buffer, fileOffset: 0, placeCount: 301)
     try wider.verify()
-    #expect(try wider.length(of: 0..<3) == 2 + 41 + 41)
+    #expect(try wider.length(of: 0..<4) == 2 + 41 + 42 + 3)
+    func places(_ token: Int, _ part: PostingsPart) throws -> [Int] {
+      var c = try wider.list(token, part)
+      var out: [Int] = []
+      while let p = try c.next() { out.append(p) }
+      return out
+    }
+    #expect(try places(2, .alternative) == [9] && places(2, .context) == [5])
+    #expect(try places(3, .alternative) == [2, 4] && places(3, .context) == [])
   }
 
   /// Seeded property test: items of random lengths come back as written across block edges.
@@ -73,13 +87,16 @@ import Testing
   func sequentialListReadsMatchListsByNumber(tokens: Int) throws {
     var rng = SplitMix64(seed: UInt64(tokens) &* 7)
     let placeCount = 500
-    // Some tokens have no context list, as most do in an index.
-    let lists: [[Int]] = (0..<(2 * tokens)).map { i in
-      let n = i % 2 == 1 && rng.next() % 2 == 0 ? 0 : Int(rng.next() % 40)
+    // Some tokens have no alternative-name or context list, as most do in an index. (The
+    // writer does not need the lists disjoint.)
+    let lists: [[Int]] = (0..<(3 * tokens)).map { i in
+      let n = i % 3 != 0 && rng.next() % 2 == 0 ? 0 : Int(rng.next() % 40)
       return Set((0..<n).map { _ in Int(rng.next() % UInt64(placeCount)) }).sorted()
     }
-    let pairs = (0..<tokens).map { (names: lists[2 * $0], context: lists[2 * $0 + 1]) }
-    let bytes = MappedBytes(copying: PostingsWriter.serialize(pairs))
+    let triples: [(names: [Int], alternative: [Int], context: [Int])] = (0..<tokens).map {
+      t in (lists[3 * t], lists[3 * t + 1], lists[3 * t + 2])
+    }
+    let bytes = MappedBytes(copying: PostingsWriter.serialize(triples))
     let postings = try Postings(bytes.buffer, fileOffset: 0, placeCount: placeCount)
     try postings.verify()
     func drain(_ c: PostingsCursor) throws -> [Int] {
@@ -96,19 +113,19 @@ import Testing
       for _ in 0..<3 { set.append(Int(rng.next() % UInt64(tokens))) }
       var visited: [Int] = []
       var read: [[Int]] = []
-      try postings.forEachList(of: set) { t, names, context in
+      try postings.forEachList(of: set) { t, lists in
         visited.append(t)
-        read.append(try drain(names))
-        read.append(try drain(context))
+        for part in PostingsPart.allCases { read.append(try drain(lists[part])) }
       }
       #expect(visited == set)
-      #expect(read == set.flatMap { [lists[2 * $0], lists[2 * $0 + 1]] })
+      let expected: [[Int]] = set.flatMap { t in (0..<3).map { lists[3 * t + $0] } }
+      #expect(read == expected)
       var sum = 0
-      for t in lo..<hi { sum += lists[2 * t].count + lists[2 * t + 1].count }
+      for t in 3 * lo..<3 * hi { sum += lists[t].count }
       let length = try postings.length(of: lo..<hi)
       #expect(length == sum)
     }
-    #expect(throws: IndexFormatError.self) { try postings.forEachList(of: [tokens]) { _, _, _ in } }
+    #expect(throws: IndexFormatError.self) { try postings.forEachList(of: [tokens]) { _, _ in } }
     #expect(throws: IndexFormatError.self) { try postings.length(of: 0..<(tokens + 1)) }
   }
 
@@ -135,11 +152,11 @@ import Testing
   @Test func aBitmapWithMorePlacesThanItsCountFailsVerification() throws {
     // The name list alone (to the item's end), and the name list before a context list.
     for context in [[], [70]] {
-      var bytes = PostingsWriter.serialize([(Array(0..<64), context)])
-      let flag: UInt8 = context.isEmpty ? 1 : 3
-      #expect(bytes[13] == 0x80 | flag && bytes[14] == 0x02)  // 64 << 2 | flag
-      bytes[13] = 0xFC | flag  // the count says 63 (63 << 2 | flag), the bitmap holds 64
-      bytes[14] = 0x01
+      var bytes = PostingsWriter.serialize([(Array(0..<64), [], context)])
+      let flag: UInt8 = context.isEmpty ? 1 : 5
+      #expect(bytes[13] == 0x80 | flag && bytes[14] == 0x04)  // 64 << 3 | flag
+      bytes[13] = 0xF8 | flag  // the count says 63 (63 << 3 | flag), the bitmap holds 64
+      bytes[14] = 0x03
       let mapped = MappedBytes(copying: bytes)
       let p = try Postings(mapped.buffer, fileOffset: 0, placeCount: 80)
       #expect(throws: IndexFormatError.self) { try p.verify() }
@@ -147,7 +164,10 @@ import Testing
   }
 
   @Test func aBitmapPastThePlaceCountIsAnError() throws {
-    for lists in [[(Array(0..<64), [Int]())], [([1], Array(0..<64))]] {
+    let lists: [[(names: [Int], alternative: [Int], context: [Int])]] = [
+      [(Array(0..<64), [], [])], [([1], [], Array(0..<64))], [([1], Array(0..<64), [])],
+    ]
+    for lists in lists {
       let bytes = MappedBytes(copying: PostingsWriter.serialize(lists))
       let p = try Postings(bytes.buffer, fileOffset: 0, placeCount: 60)
       #expect(throws: IndexFormatError.self) { try p.verify() }
@@ -167,7 +187,7 @@ import Testing
         PlaceRecord(
           osmKind: UInt8(i % 3), osmID: id, latitudeE7: 0, longitudeE7: 0, importance: 0,
           typeList: 0, primaryText: "p", secondaryParts: [], countryCode: "", names: [],
-          components: [], tokens: []))
+          components: []))
       content.placeTerms.append(["p"])
       content.placeContextTerms.append([])
     }
@@ -190,11 +210,11 @@ import Testing
         osmKind: 0, osmID: 1, latitudeE7: 471_410_000, longitudeE7: 95_209_000,
         importance: 900, typeList: 0, primaryText: "Vaduz Cafe", secondaryParts: [],
         countryCode: "LI", names: [LocalizedName(language: "de", name: "Kaffee Vaduz")],
-        components: [], tokens: []),
+        components: []),
       PlaceRecord(
         osmKind: 1, osmID: 2, latitudeE7: 471_390_000, longitudeE7: 95_220_000,
         importance: 100, typeList: 0, primaryText: "Main", secondaryParts: ["Vaduz"],
-        countryCode: "LI", names: [], components: [], tokens: []),
+        countryCode: "LI", names: [], components: []),
     ]
     content.placeTerms = [["cafe", "vaduz"], ["main"]]
     content.placeAltTerms = [["kaffee"], []]
@@ -209,28 +229,25 @@ import Testing
     let postings = try Postings(qb, fileOffset: qs.offset, placeCount: 2)
     try postings.verify()
     #expect(postings.tokenCount == tokens.count)
-    func places(_ word: String, context: Bool) throws -> [Int] {
+    func places(_ word: String, _ part: PostingsPart) throws -> [Int] {
       let id = try #require(try tokens.exactID(word))
-      var c = try postings.list(id, context: context)
+      var c = try postings.list(id, part)
       var out: [Int] = []
       while let v = try c.next() { out.append(v) }
       return out
     }
     // "vaduz" names place 0 and is the context of place 1.
-    #expect(try places("vaduz", context: false) == [0])
-    #expect(try places("vaduz", context: true) == [1])
-    // An alternative name's word is a name word for the postings.
-    #expect(try places("kaffee", context: false) == [0])
-    #expect(try places("kaffee", context: true) == [])
+    #expect(try places("vaduz", .name) == [0])
+    #expect(try places("vaduz", .alternative) == [])
+    #expect(try places("vaduz", .context) == [1])
+    // An alternative name's word has its own list, below the primary name's.
+    #expect(try places("kaffee", .name) == [])
+    #expect(try places("kaffee", .alternative) == [0])
+    #expect(try places("kaffee", .context) == [])
+    #expect(try places("cafe", .name) == [0])
+    #expect(try places("main", .name) == [1])
     #expect(try postings.length(try #require(try tokens.exactID("vaduz"))) == 2)
     let sections = try OpenedSections(file)
-    var m = PlaceMatch()
-    try sections.places.match(0, into: &m)
-    #expect(m.altTokens == [try #require(try tokens.exactID("kaffee"))])
-    #expect(!m.tokens.contains(try #require(try tokens.exactID("kaffee"))))
-    try sections.places.match(1, into: &m)
-    #expect(m.altTokens.isEmpty)
-    #expect(m.contextTokens == [try #require(try tokens.exactID("vaduz"))])
     try sections.places.verify()
   }
 
@@ -243,12 +260,10 @@ import Testing
       var b = PlaceMatch()
       try sections.places.match(i, into: &a)
       try sections.places.match(i, into: &b, contexts: decoded.view)
-      #expect(a.tokens == b.tokens && a.contextTokens == b.contextTokens)
       #expect(a.countryCode == b.countryCode && a.latitudeE7 == b.latitudeE7)
       #expect(a.longitudeE7 == b.longitudeE7 && a.osmID == b.osmID)
       // From IMPORTANCE: searched by rank for `a`, read from the decoded array for `b`.
       #expect(a.importance == b.importance && a.importance == [9000, 100, 50][i])
-      #expect(!a.tokens.isEmpty)
     }
   }
 
@@ -288,8 +303,7 @@ import Testing
         osmKind: 0, osmID: Int64(i + 1), latitudeE7: 0, longitudeE7: 0, importance: 1,
         typeList: list, primaryText: "p\(i)", secondaryParts: [], countryCode: "", names: [],
         components: i % 2 == 0
-          ? [AddressComponent(kind: .streetNumber, longText: "\(i)", shortText: "\(i)")] : [],
-        tokens: [])
+          ? [AddressComponent(kind: .streetNumber, longText: "\(i)", shortText: "\(i)")] : [])
       p.nameWordCount = words + i % 2
       content.places.append(p)
       content.placeTerms.append(["p\(i)"])
@@ -333,18 +347,14 @@ struct OpenedSections {
     }
     let (sb, so) = try bytes(.strings)
     let strings = try StringTable(sb, fileOffset: so)
-    let (tb, to) = try bytes(.tokens)
-    let tokens = try TokenDictionary(tb, fileOffset: to)
     let (cb, co) = try bytes(.contexts)
-    let contexts = try ContextTable(
-      cb, fileOffset: co, stringCount: strings.count, tokenCount: tokens.count)
+    let contexts = try ContextTable(cb, fileOffset: co, stringCount: strings.count)
     let (yb, yo) = try bytes(.types)
     types = try TypeTable(yb, fileOffset: yo, strings: strings)
     let (pb, po) = try bytes(.places)
     places = try PlaceTable(
       pb, fileOffset: po, contexts: contexts, importance: try bytes(.importance),
-      stringCount: strings.count,
-      tokenCount: tokens.count, typeListCount: types.lists.count)
+      stringCount: strings.count, typeListCount: types.lists.count)
     let (ib, io) = try bytes(.placeIDs)
     ids = try PlaceIDTable(ib, fileOffset: io, places: places)
   }

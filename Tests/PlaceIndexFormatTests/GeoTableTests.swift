@@ -64,7 +64,7 @@ import Testing
         PlaceRecord(
           osmKind: 0, osmID: Int64(i), latitudeE7: Int32(lat), longitudeE7: Int32(lon),
           importance: 0, typeList: 0, primaryText: "p", secondaryParts: [], countryCode: "",
-          names: [], components: [], tokens: []))
+          names: [], components: []))
       content.placeTerms.append(["p"])
       content.placeContextTerms.append([])
     }

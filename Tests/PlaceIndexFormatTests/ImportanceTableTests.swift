@@ -10,8 +10,7 @@ import Testing
     importance.enumerated().map { i, v in
       PlaceRecord(
         osmKind: 0, osmID: Int64(i), latitudeE7: 0, longitudeE7: 0, importance: v, typeList: 0,
-        primaryText: "p", secondaryParts: [], countryCode: "", names: [], components: [],
-        tokens: [])
+        primaryText: "p", secondaryParts: [], countryCode: "", names: [], components: [])
     }
   }
 

@@ -13,12 +13,11 @@ func tinyImage(extraSection: UInt32? = nil) -> [UInt8] {
       importance: 9000, typeList: 0, primaryText: "Café Zürich",
       secondaryParts: ["Vaduz", "Liechtenstein"], countryCode: "LI",
       names: [LocalizedName(language: "en", name: "Zurich Cafe")],
-      components: [AddressComponent(kind: .country, longText: "Liechtenstein", shortText: "LI")],
-      tokens: []),
+      components: [AddressComponent(kind: .country, longText: "Liechtenstein", shortText: "LI")]),
     PlaceRecord(
       osmKind: 1, osmID: 4444, latitudeE7: -337_000_000, longitudeE7: 1_512_000_000,
       importance: 100, typeList: 1, primaryText: "Main Street", secondaryParts: [],
-      countryCode: "", names: [], components: [], tokens: []),
+      countryCode: "", names: [], components: []),
     PlaceRecord(
       osmKind: 0, osmID: 77, latitudeE7: 471_390_000, longitudeE7: 95_220_000,
       importance: 50, typeList: 1, primaryText: "Kanalstrasse 18",
@@ -29,7 +28,7 @@ func tinyImage(extraSection: UInt32? = nil) -> [UInt8] {
         AddressComponent(kind: .locality, longText: "Vaduz", shortText: "Vaduz"),
         AddressComponent(kind: .country, longText: "Liechtenstein", shortText: "LI"),
         AddressComponent(kind: .postalCode, longText: "9490", shortText: "9490"),
-      ], tokens: []),
+      ]),
   ]
   content.placeTerms = [
     ["cafe", "zurich", "zuerich"], ["main", "street", "st"], ["kanalstrasse", "18"],
@@ -53,7 +52,7 @@ func open(_ bytes: [UInt8]) throws -> IndexFile {
   @Test func headerBytesMatchTheDocumentedLayout() throws {
     let b = tinyImage()
     #expect(Array(b[0..<8]) == [0x89, 0x50, 0x4C, 0x49, 0x44, 0x58, 0x0D, 0x0A])
-    #expect(b[8] == 4 && b[9] == 0)  // major 4, little-endian
+    #expect(b[8] == 5 && b[9] == 0)  // major 5, little-endian
     #expect(b[10] == 0 && b[11] == 0)  // minor 0
     let length = b[16..<24].enumerated().reduce(UInt64(0)) {
       $0 | UInt64($1.element) << (8 * UInt64($1.offset))
@@ -87,20 +86,31 @@ func open(_ bytes: [UInt8]) throws -> IndexFile {
     #expect(try tokens.exactID("street") != nil)
     #expect(try tokens.exactID("stree") == nil)
     let (cb, co) = try sectionBytes(f, .contexts)
-    let contexts = try ContextTable(
-      cb, fileOffset: co, stringCount: strings.count, tokenCount: tokens.count)
+    let contexts = try ContextTable(cb, fileOffset: co, stringCount: strings.count)
     let (pb, po) = try sectionBytes(f, .places)
     let places = try PlaceTable(
       pb, fileOffset: po, contexts: contexts, importance: try sectionBytes(f, .importance),
-      stringCount: strings.count,
-      tokenCount: tokens.count, typeListCount: 2)
+      stringCount: strings.count, typeListCount: 2)
     let e = try places.entry(0)
     #expect(e.osmID == 240_109_189 && e.osmKind == 0)
     #expect(try strings.string(e.primaryText) == "Café Zürich")
     #expect(try e.secondaryParts.map { try strings.string($0) } == ["Vaduz", "Liechtenstein"])
-    #expect(try e.tokens.map { try tokens.token($0) }.sorted() == ["cafe", "zuerich", "zurich"])
-    #expect(
-      try e.contextTokens.map { try tokens.token($0) }.sorted() == ["liechtenstein", "vaduz"])
+    // A place's words come back from the postings, by part.
+    let (qb, qo) = try sectionBytes(f, .postings)
+    let postings = try Postings(qb, fileOffset: qo, placeCount: places.count)
+    func words(of place: Int, _ part: PostingsPart) throws -> [String] {
+      var out: [String] = []
+      for t in 0..<tokens.count {
+        var c = try postings.list(t, part)
+        while let p = try c.next() {
+          if p == place { out.append(try tokens.token(t)) }
+        }
+      }
+      return out.sorted()
+    }
+    #expect(try words(of: 0, .name) == ["cafe", "zuerich", "zurich"])
+    #expect(try words(of: 0, .context) == ["liechtenstein", "vaduz"])
+    #expect(try words(of: 0, .alternative) == [])
     let e1 = try places.entry(1)
     #expect(e1.latitudeE7 == -337_000_000 && e1.longitudeE7 == 1_512_000_000)
     let (ib, io) = try sectionBytes(f, .placeIDs)
@@ -144,7 +154,7 @@ func open(_ bytes: [UInt8]) throws -> IndexFile {
     b[8] = 3
     #expect(
       throws: IndexFormatError.unsupportedVersion(
-        path: "tiny.placeidx", expected: 4, got: 3, gotMinor: 0)
+        path: "tiny.placeidx", expected: 5, got: 3, gotMinor: 0)
     ) {
       try open(b)
     }
@@ -289,17 +299,21 @@ func open(_ bytes: [UInt8]) throws -> IndexFile {
       let n = i % 4 == 0 ? Int(rng.next() % 3000) : Int(rng.next() % 50)
       return Set((0..<n).map { _ in Int(rng.next() % UInt64(placeCount)) }).sorted()
     }
-    // Token t's name list is lists[t], its context list lists[199 - t].
-    let pairs = lists.indices.map { (names: lists[$0], context: lists[199 - $0]) }
-    let bytes = MappedBytes(copying: PostingsWriter.serialize(pairs))
+    // Token t's name list is lists[t], its alternative-name list lists[(t + 7) % 200] for
+    // every third token, its context list lists[199 - t].
+    let triples = lists.indices.map {
+      [lists[$0], $0 % 3 == 0 ? lists[($0 + 7) % 200] : [], lists[199 - $0]]
+    }
+    let bytes = MappedBytes(
+      copying: PostingsWriter.serialize(triples.map { ($0[0], $0[1], $0[2]) }))
     let p = try Postings(bytes.buffer, fileOffset: 0, placeCount: placeCount)
     try p.verify()
-    for (t, pair) in pairs.enumerated() {
-      for context in [false, true] {
-        var c = try p.list(t, context: context)
+    for (t, triple) in triples.enumerated() {
+      for part in PostingsPart.allCases {
+        var c = try p.list(t, part)
         var got: [Int] = []
         while let v = try c.next() { got.append(v) }
-        #expect(got == (context ? pair.context : pair.names))
+        #expect(got == triple[part.rawValue])
       }
     }
   }

@@ -159,22 +159,21 @@ struct WholeNameBonusTests {
   @Test(arguments: [(1, false), (2, false), (3, true), (8, true)])
   func aOneWordQueryEarnsTheBonusFromThreeLetters(typed: Int, bonus: Bool) throws {
     let index = try LoadedIndex(path: try helsinkiSearchIndex.get())
-    var entry = PlaceMatch()
-    entry.tokens = [42]
-    entry.nameWordCount = 1
     let token = ResolvedToken(
       range: 40..<50, exact: nil, typos: [], cost: 10, typedLength: typed)
-    let score = try #require(index.textScore(entry, [token], missing: 0))
+    let score = try #require(
+      index.textScore(nameWordCount: 1, hits: [.range(.name)], [token], missing: 0))
     // The one word of the name matched: the full coverage.
     let expected =
       LoadedIndex.Weight.namePrefix + LoadedIndex.Weight.coverage
       + (bonus ? LoadedIndex.Weight.wholeName : 0)
     #expect(score == expected)
     // Two words typed: the bonus does not wait for three letters.
-    entry.tokens = [42, 60]
-    entry.nameWordCount = 2
     let second = ResolvedToken(range: 60..<61, exact: 60, typos: [], cost: 1, typedLength: 1)
-    let two = try #require(index.textScore(entry, [token, second], missing: 0))
+    let two = try #require(
+      index.textScore(
+        nameWordCount: 2, hits: [.range(.name), [.range(.name), .exact(.name)]],
+        [token, second], missing: 0))
     #expect(
       two == LoadedIndex.Weight.namePrefix + LoadedIndex.Weight.nameExact
         + LoadedIndex.Weight.coverage + LoadedIndex.Weight.wholeName)
@@ -182,32 +181,24 @@ struct WholeNameBonusTests {
 
   @Test func coverageIsTheShareOfTheNameTyped() throws {
     let index = try LoadedIndex(path: try helsinkiSearchIndex.get())
-    var entry = PlaceMatch()
-    entry.tokens = [42, 60, 70, 80]
-    entry.nameWordCount = 4
     let word = ResolvedToken(range: 40..<50, exact: nil, typos: [], cost: 10, typedLength: 2)
-    let score = try #require(index.textScore(entry, [word], missing: 0))
+    let score = try #require(
+      index.textScore(nameWordCount: 4, hits: [.range(.name)], [word], missing: 0))
     #expect(score == LoadedIndex.Weight.namePrefix + LoadedIndex.Weight.coverage / 4)
   }
 
   @Test func anAlternativeNameScoresBelowThePrimaryNameAndEarnsNoBonus() throws {
     let index = try LoadedIndex(path: try helsinkiSearchIndex.get())
     let word = ResolvedToken(range: 42..<43, exact: 42, typos: [], cost: 10, typedLength: 6)
-    var primary = PlaceMatch()
-    primary.tokens = [42]
-    primary.nameWordCount = 1
-    var alternative = PlaceMatch()
-    alternative.tokens = [7]
-    alternative.altTokens = [42]
-    alternative.nameWordCount = 1
-    var context = PlaceMatch()
-    context.tokens = [7]
-    context.contextTokens = [42]
-    context.nameWordCount = 1
     let w = LoadedIndex.Weight.self
-    let p = try #require(index.textScore(primary, [word], missing: 0))
-    let a = try #require(index.textScore(alternative, [word], missing: 0))
-    let c = try #require(index.textScore(context, [word], missing: 0))
+    func score(_ part: PostingsPart) throws -> Double {
+      try #require(
+        index.textScore(
+          nameWordCount: 1, hits: [[.range(part), .exact(part)]], [word], missing: 0))
+    }
+    let p = try score(.name)
+    let a = try score(.alternative)
+    let c = try score(.context)
     #expect(p == w.nameExact + w.coverage + w.wholeName)
     #expect(a == w.alternativeName * w.nameExact)
     #expect(c == w.contextExact)
@@ -226,12 +217,18 @@ struct SearchOracleTests {
   ) throws -> [ScoredPlace] {
     let plan = QueryPlan(query: query, inputOffset: nil)
     let resolved = try plan.tokens.map { try index.resolve($0, limit: limit) }
+    let maps = try resolved.map {
+      try WordHitMap($0, postings: index.postings, placeCount: index.places.count)
+    }
     let context = SearchContext(filter: filter, typeFilter: .any, limit: limit)
     var all: [ScoredPlace] = []
     var entry = PlaceMatch()
     for rank in 0..<index.places.count {
       try index.places.match(rank, into: &entry)
-      guard let text = index.textScore(entry, resolved, missing: 0) else { continue }
+      guard
+        let text = index.textScore(
+          nameWordCount: entry.nameWordCount, hits: maps.map { $0[rank] }, resolved, missing: 0)
+      else { continue }
       let point = Coordinate(
         latitude: Double(entry.latitudeE7) / 1e7, longitude: Double(entry.longitudeE7) / 1e7)
       let (geo, distance) = index.geoScore(point, context: context)
@@ -289,5 +286,65 @@ struct SearchOracleTests {
       }
     }
     #expect(compared > 3000)
+  }
+}
+
+/// Where a word lies in a place comes from the postings alone (format 5.0): the merged driving
+/// lists and the per-word hit maps must say the same, and say what the place's texts say.
+@Suite(
+  .enabled(if: TestPaths.sharedOSMAvailable, "needs ../shared/data/osm (set PLACEINDEX_SHARED)"))
+struct WordHitsTests {
+  /// Seeded prefixes of dictionary tokens, each with typo candidates when it has them.
+  func words(_ index: LoadedIndex, count: Int, seed: UInt64) throws -> [ResolvedToken] {
+    var all: [String] = []
+    try index.tokens.forEach { _, t in all.append(String(decoding: t, as: UTF8.self)) }
+    var random = SplitMix64(seed: seed)
+    return try (0..<count).map { _ in
+      let t = all[Int(random.next() % UInt64(all.count))]
+      let cut = String(t.prefix(1 + Int(random.next() % UInt64(t.count))))
+      return try index.resolve(cut, limit: 5)
+    }
+  }
+
+  @Test func theMergedListsTellWhatTheHitMapTells() throws {
+    let index = try LoadedIndex(path: try helsinkiSearchIndex.get())
+    var compared = 0
+    var withTypos = 0
+    for word in try words(index, count: 120, seed: 11) {
+      let map = try WordHitMap(word, postings: index.postings, placeCount: index.places.count)
+      var merger = try PostingsMerger(postings: index.postings, words: [word])
+      var fromMerger: [Int: UInt16] = [:]
+      while let rank = try merger.next() { fromMerger[rank] = merger.hits.rawValue }
+      var fromMap: [Int: UInt16] = [:]
+      for rank in 0..<index.places.count where map[rank] != [] {
+        fromMap[rank] = map[rank].rawValue
+      }
+      #expect(fromMerger == fromMap)
+      #expect(!fromMap.isEmpty)
+      compared += fromMap.count
+      if !word.typos.isEmpty { withTypos += 1 }
+    }
+    #expect(compared > 1000 && withTypos > 0)
+  }
+
+  /// Every word of a place's primary text that the index holds as a token lies in that place's
+  /// name, as a whole token; sampled over the whole index.
+  @Test func aPlacesNameWordsLieInItsName() throws {
+    let index = try LoadedIndex(path: try helsinkiSearchIndex.get())
+    var random = SplitMix64(seed: 3)
+    var checked = 0
+    for _ in 0..<150 {
+      let rank = Int(random.next() % UInt64(index.places.count))
+      let entry = try index.places.entry(rank)
+      let primary = try index.strings.string(entry.primaryText)
+      for token in Tokenizer.tokens(primary).map(\.text) where !token.isEmpty {
+        let word = try index.resolve(token, limit: 5)
+        guard word.exact != nil else { continue }
+        let map = try WordHitMap(word, postings: index.postings, placeCount: index.places.count)
+        #expect(map[rank].contains([.range(.name), .exact(.name)]), "\(primary): \(token)")
+        checked += 1
+      }
+    }
+    #expect(checked > 100)
   }
 }

@@ -262,12 +262,12 @@ struct CorruptIndexTests {
   }
 
   /// A POSTINGS section whose first token's name list is replaced by two entries: 1, then
-  /// 2^63 - 1 (and no context list).
+  /// 2^63 - 1 (and no other list).
   static func overflowFirstList(_ section: [UInt8]) -> [UInt8] {
     var (lists, blockSize) = items(section)
     guard !lists.isEmpty else { return section }
     var list = ByteWriter()
-    list.varint(2 << 2)
+    list.varint(2 << 3)
     list.varint(1)
     list.varint(UInt64(Int64.max))
     lists[0] = list.bytes

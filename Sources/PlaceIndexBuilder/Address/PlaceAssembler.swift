@@ -258,7 +258,7 @@ struct PlaceAssembler {
       osmKind: e.kind.rawValue, osmID: e.id, latitudeE7: e.latitudeE7, longitudeE7: e.longitudeE7,
       importance: Importance.score(tags: t, classification: classification), typeList: 0,
       primaryText: primary, secondaryParts: secondary, countryCode: admin.countryCode ?? "",
-      names: names, components: components, tokens: [])
+      names: names, components: components)
     record.nameWordCount = min(Tokenizer.tokens(primary).count, Int(UInt16.max))
     return AssembledPlace(
       record: record, types: types, terms: terms.sorted(), altTerms: altTerms.sorted(),
