@@ -11,8 +11,12 @@
 //   [flags]                             (words << 2) | (s << 1) | a, words: in the primary
 //                                       text (ranking: whole-name matches); s = 1: a street
 //                                       number follows; a = 1: the place has alternative names
-//   [sid of the street number]          the first address component, when s = 1
-//   text ref of the primary text
+//   [(sid of the street number << 2) | shape]   when s = 1: the first address component, and
+//                                       how the primary text is given: 0 written (a text ref
+//                                       follows), 1 the street, a space and the number, 2 the
+//                                       number, a space and the street (the street: the first
+//                                       route component of the context)
+//   [text ref of the primary text]      unless the shape gives it
 //   [n, then n × (sid language, sid name)]   when a = 1: the alternative names ("" language =
 //                                       no language)
 

@@ -96,7 +96,7 @@ public struct PlaceTable: @unchecked Sendable {
   }
 
   /// Decodes the record's numbers and its context's; returns the reader positioned at the
-  /// primary text, the context id and the street number's string id.
+  /// primary text, the context id and the street number's varint ((sid << 2) | shape).
   private func head(
     _ index: Int, into m: inout PlaceMatch, decoded: DecodedContexts.View? = nil
   )
@@ -136,15 +136,19 @@ public struct PlaceTable: @unchecked Sendable {
     let flags = typeAndFlags & 31 < 31 ? typeAndFlags & 31 : try r.varint(below: 1 << 18)
     m.nameWordCount = flags >> 2
     m.hasNames = flags & 1 == 1
-    let number = flags & 2 == 2 ? try r.varint(below: stringCount) : nil
+    let number = flags & 2 == 2 ? try r.varint(below: stringCount << 2) : nil
     return (r, context, number)
   }
 
   /// Decodes record `index` whole.
   public func entry(_ index: Int) throws -> PlaceEntry {
     var m = PlaceMatch()
-    var (r, context, number) = try head(index, into: &m)
-    let primary = try r.textRef(stringCount: stringCount)
+    var (r, context, numberField) = try head(index, into: &m)
+    let at = r.offset
+    let shape = PrimaryShape(rawValue: (numberField ?? 0) & 3)
+    let number = numberField.map { $0 >> 2 }
+    guard let shape else { throw r.fault("primary text shape 3 is not 0, 1 or 2", at: at) }
+    let written = shape == .written ? try r.textRef(stringCount: stringCount) : nil
     let nNames = m.hasNames ? try r.varint(below: 1024) : 0
     var names: [(Int, Int)] = []
     names.reserveCapacity(nNames)
@@ -153,6 +157,16 @@ public struct PlaceTable: @unchecked Sendable {
     }
     guard r.remaining == 0 else { throw r.fault("\(r.remaining) bytes after the record") }
     var (secondary, components) = try contexts.details(context)
+    let primary: TextRef
+    if let written {
+      primary = written
+    } else {
+      // The street and the number, in the order the shape says.
+      guard let number, let street = components.first(where: { $0.kind == .route })?.long else {
+        throw r.fault("the primary text is its street and number, but it has no street", at: at)
+      }
+      primary = shape == .streetNumber ? TextRef(street, number) : TextRef(number, street)
+    }
     if let number { components.insert((.streetNumber, number, nil), at: 0) }
     return PlaceEntry(
       osmKind: m.osmKind, osmID: m.osmID, latitudeE7: m.latitudeE7, longitudeE7: m.longitudeE7,
@@ -174,6 +188,26 @@ public struct PlaceTable: @unchecked Sendable {
   }
 }
 
+/// How a record with a street number gives its primary text: written out, or as its street
+/// (the first route component) and number, which the index holds anyway.
+enum PrimaryShape: Int {
+  /// A text reference follows.
+  case written = 0
+  /// "Kanalstrasse 18": the street, a space, the number.
+  case streetNumber = 1
+  /// "124 South Memorial Drive": the number, a space, the street.
+  case numberStreet = 2
+
+  /// The shape of `p`'s primary text, given the number its record stores.
+  static func of(_ p: PlaceRecord, number: String?) -> PrimaryShape {
+    guard let number, let street = p.components.first(where: { $0.kind == .route })?.longText
+    else { return .written }
+    if p.primaryText == street + " " + number { return .streetNumber }
+    if p.primaryText == number + " " + street { return .numberStreet }
+    return .written
+  }
+}
+
 /// Writes the PLACES and CONTEXTS sections.
 public enum PlaceTableWriter {
   /// The two sections' bytes for `places` (in rank order), with strings and tokens already
@@ -191,6 +225,7 @@ public enum PlaceTableWriter {
       let context = contexts.placeContext[i]
       let (refLat, refLon) = contexts.reference[context]
       let (number, _) = hoistedNumber(p)
+      let shape = PrimaryShape.of(p, number: number)
       let splitter = TextSplitter(parts: Set(p.components.map(\.longText)))
       var w = ByteWriter()
       w.varint((UInt64(p.osmID) << 2) | UInt64(p.osmKind))
@@ -200,8 +235,8 @@ public enum PlaceTableWriter {
       let flags = p.nameWordCount << 2 | (number == nil ? 0 : 2) | (p.names.isEmpty ? 0 : 1)
       w.varint(p.typeList << 5 | min(flags, 31))
       if flags >= 31 { w.varint(flags) }
-      if let number { w.varint(strings.id(number)) }
-      w.textRef(ref(p.primaryText, splitter))
+      if let number { w.varint(strings.id(number) << 2 | shape.rawValue) }
+      if shape == .written { w.textRef(ref(p.primaryText, splitter)) }
       if !p.names.isEmpty { w.varint(p.names.count) }
       for n in p.names {
         w.varint(strings.id(n.language))

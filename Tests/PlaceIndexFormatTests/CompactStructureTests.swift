@@ -203,7 +203,7 @@ import Testing
     }
   }
 
-  @Test func postingsTellNamesFromContextsAndRecordsKeepAlternativeNameTokens() throws {
+  @Test func postingsTellPrimaryNamesAlternativeNamesAndContextsApart() throws {
     var content = IndexContent()
     content.places = [
       PlaceRecord(
@@ -249,6 +249,68 @@ import Testing
     #expect(try postings.length(try #require(try tokens.exactID("vaduz"))) == 2)
     let sections = try OpenedSections(file)
     try sections.places.verify()
+  }
+
+  /// An address whose primary text is its street and number (either order) stores neither
+  /// again: the shape in its number's varint says how to put them together.
+  @Test func anAddressGivesItsPrimaryTextAsItsStreetAndNumber() throws {
+    func address(_ id: Int64, _ primary: String, street: String, number: String) -> PlaceRecord {
+      PlaceRecord(
+        osmKind: 0, osmID: id, latitudeE7: 471_410_000, longitudeE7: 95_209_000,
+        importance: 0, typeList: 0, primaryText: primary, secondaryParts: ["9490 Vaduz"],
+        countryCode: "LI", names: [],
+        components: [
+          AddressComponent(kind: .streetNumber, longText: number, shortText: number),
+          AddressComponent(kind: .route, longText: street, shortText: street),
+        ])
+    }
+    var content = IndexContent()
+    content.places = [
+      address(1, "Kanalstrasse 18", street: "Kanalstrasse", number: "18"),
+      address(2, "124 South Memorial Drive", street: "South Memorial Drive", number: "124"),
+      address(3, "Haus Kanal 7", street: "Kanalstrasse", number: "7"),
+    ]
+    #expect(
+      content.places.map { PrimaryShape.of($0, number: $0.components[0].longText) } == [
+        .streetNumber, .numberStreet, .written,
+      ])
+    content.placeTerms = [["kanalstrasse", "18"], ["124", "south"], ["haus", "7"]]
+    content.placeContextTerms = [["vaduz"], ["vaduz"], ["vaduz"]]
+    content.typeNames = ["street_address"]
+    content.typeLists = [[0]]
+    let file = try IndexFile(
+      bytes: MappedBytes(copying: IndexImageWriter.image(content).bytes), path: "shapes")
+    let sections = try OpenedSections(file)
+    let (ss, sb) = try file.requiredBytes(.strings)
+    let strings = try StringTable(sb, fileOffset: ss.offset)
+    for (i, p) in content.places.enumerated() {
+      let e = try sections.places.entry(i)
+      #expect(try strings.string(e.primaryText) == p.primaryText)
+      #expect(try e.components.map { try strings.string($0.long) } == p.components.map(\.longText))
+    }
+    try sections.places.verify()
+    // Shape 3 is not a shape: the first record's number varint made to say it.
+    let (ps, pb) = try file.requiredBytes(.places)
+    let table = try ItemTable(ByteReader(pb, section: "PLACES"))
+    var records = try (0..<table.count).map { Array(try table.item($0).buffer) }
+    let first = MappedBytes(copying: records[0])
+    var r = ByteReader(first.buffer, section: "TEST")
+    for _ in 0..<5 { _ = try r.varint() }  // key, context, latitude, longitude, type and flags
+    records[0][r.offset] |= 3
+    var w = ItemTableWriter(blockSize: table.blockSize)
+    for record in records { w.append(record) }
+    let crafted = MappedBytes(copying: w.bytes)
+    let (cs, cb) = try file.requiredBytes(.contexts)
+    let places = try PlaceTable(
+      crafted.buffer, fileOffset: ps.offset,
+      contexts: try ContextTable(cb, fileOffset: cs.offset, stringCount: strings.count),
+      importance: try {
+        let (s, b) = try file.requiredBytes(.importance); return (b, s.offset)
+      }(),
+      stringCount: strings.count, typeListCount: 1)
+    #expect(throws: IndexFormatError.self) { try places.entry(0) }
+    #expect(throws: IndexFormatError.self) { try places.verify() }
+    #expect(try strings.string(try places.entry(1).primaryText) == "124 South Memorial Drive")
   }
 
   @Test func decodedContextsMatchWhatTheItemsSay() throws {
