@@ -227,8 +227,8 @@ extension LoadedIndex {
     return text
   }
 
-  /// Every place's hits for `word`, read from its postings; kept for the next keystrokes when
-  /// the word is `finished`.
+  /// Every place's hits for `word`, read from its postings; kept under `key` for the next
+  /// keystrokes when the word is finished (a key is given).
   func hitMap(_ word: ResolvedToken, key: WordKey?) throws -> WordHitMap {
     let build = { try WordHitMap(word, postings: self.postings, placeCount: self.places.count) }
     guard let key else { return try build() }

@@ -54,7 +54,8 @@ struct WordHits: OptionSet, Sendable {
 }
 
 /// Every place's ``WordHits`` for one typed word, read whole from its postings: what a search
-/// checks for each word that does not drive it.
+/// checks for each word that does not drive it (and for the driving word too when it reads
+/// from both ends, or when its candidates come from a region).
 final class WordHitMap: @unchecked Sendable {
   // @unchecked: the buffers are written in init, before the map is shared, and only read
   // after.

@@ -128,22 +128,6 @@ public struct ContextTable: @unchecked Sendable {
 }
 
 extension ByteReader {
-  /// Reads n, then n strictly increasing ids below `limit` (first absolute, then gaps).
-  @inline(__always)
-  mutating func sortedIDs(below limit: Int, into ids: inout [Int]) throws {
-    ids.removeAll(keepingCapacity: true)
-    let n = try varint(below: limit + 1)
-    var last = -1
-    for _ in 0..<n {
-      let at = offset
-      let gap = try varint(below: limit + 1)
-      let t = last < 0 ? gap : last + gap
-      guard t < limit, last < 0 || gap > 0 else { throw fault("ids not increasing", at: at) }
-      ids.append(t)
-      last = t
-    }
-  }
-
   /// Reads one address component: (kind << 1) | s, sid long text, [sid short text].
   mutating func component(stringCount: Int) throws -> (
     kind: AddressComponentKind, long: Int, short: Int?
@@ -155,19 +139,5 @@ extension ByteReader {
     }
     let long = try varint(below: stringCount)
     return (k, long, head & 1 == 1 ? try varint(below: stringCount) : nil)
-  }
-}
-
-extension ByteWriter {
-  /// Appends n, then the sorted distinct `ids` (first absolute, then gaps).
-  mutating func sortedIDs(_ ids: [Int]) {
-    let sorted = ids.sorted()
-    varint(sorted.count)
-    var last = -1
-    for t in sorted {
-      precondition(t > last, "ids must be distinct")
-      varint(last < 0 ? t : t - last)
-      last = t
-    }
   }
 }
