@@ -70,10 +70,12 @@ extension LoadedIndex {
   ) throws -> [ScoredPlace] {
     var resolved: [ResolvedToken] = []
     resolved.reserveCapacity(plan.tokens.count)
-    // The words before the last are finished: a query typed on resolved them already. The
-    // last one is still being typed and new with every keystroke.
+    // The words before the last are finished: a query typed on resolved them already, and
+    // keeps them for the next keystrokes. The last one is still being typed and new with every
+    // keystroke, unless the text goes on after it ("new york, ").
     let keys = plan.tokens.indices.map { i in
-      i < plan.tokens.count - 1 ? WordKey(word: plan.tokens[i], limit: limit) : nil
+      i < plan.tokens.count - 1 || plan.lastIsFinished
+        ? WordKey(word: plan.tokens[i], limit: limit) : nil
     }
     var anyEmpty = false
     for (t, key) in zip(plan.tokens, keys) {

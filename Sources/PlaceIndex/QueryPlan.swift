@@ -4,6 +4,9 @@ import PlaceCore
 struct QueryPlan: Sendable {
   /// Folded query tokens, in typed order.
   var tokens: [String]
+  /// Whether the text goes on after the last token (a space, a comma): the user has finished
+  /// typing it, as every token before it.
+  var lastIsFinished = false
 
   /// Tokenizes `query` up to `inputOffset` (Unicode scalars).
   init(query: String, inputOffset: Int?) {
@@ -13,7 +16,9 @@ struct QueryPlan: Sendable {
       let cut = scalars.index(scalars.startIndex, offsetBy: min(max(0, offset), scalars.count))
       text = String(scalars[..<cut])
     }
-    tokens = Tokenizer.tokens(text).map(\.text).filter { !$0.isEmpty }
+    let all = Tokenizer.tokens(text).filter { !$0.text.isEmpty }
+    tokens = all.map(\.text)
+    lastIsFinished = all.last.map { $0.range.upperBound < text.unicodeScalars.count } ?? false
   }
 }
 

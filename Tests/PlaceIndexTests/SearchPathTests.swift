@@ -348,3 +348,24 @@ struct WordHitsTests {
     #expect(checked > 100)
   }
 }
+
+/// The query's words, cut at the cursor, and whether the last one is finished (kept for the
+/// next keystrokes).
+@Suite struct QueryPlanTests {
+  @Test(
+    arguments: [
+      ("new york", nil, ["new", "york"], false),
+      ("new york, ", nil, ["new", "york"], true),
+      ("new york,", nil, ["new", "york"], true),
+      ("new york, ny", 6, ["new", "yo"], false),
+      ("new york, ny", 9, ["new", "york"], true),
+      ("   ", nil, [], false),
+    ] as [(String, Int?, [String], Bool)])
+  func theLastWordIsFinishedWhenTheTextGoesOn(
+    query: String, offset: Int?, words: [String], finished: Bool
+  ) {
+    let plan = QueryPlan(query: query, inputOffset: offset)
+    #expect(plan.tokens == words)
+    #expect(plan.lastIsFinished == finished)
+  }
+}
