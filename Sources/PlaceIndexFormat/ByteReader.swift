@@ -83,6 +83,17 @@ public struct ByteReader {
     }
   }
 
+  /// Moves past a varint without decoding it (a reader skipping fields it does not need).
+  @inline(__always)
+  public mutating func skipVarint() throws {
+    while true {
+      guard offset < buffer.count else { throw fault("varint runs past the end") }
+      let b = buffer[offset]
+      offset += 1
+      if b < 0x80 { return }
+    }
+  }
+
   /// Reads a varint that must be below `limit` (a count or an index).
   @inline(__always)
   public mutating func varint(below limit: Int) throws -> Int {
@@ -123,5 +134,15 @@ public struct ByteReader {
       throw fault("table entry \(index) out of range", at: at)
     }
     return UInt32(littleEndian: buffer.loadUnaligned(fromByteOffset: at, as: UInt32.self))
+  }
+
+  /// Reads the little-endian UInt16 at `index` of a table that starts at `tableOffset`.
+  @inline(__always)
+  public func u16(at tableOffset: Int, index: Int) throws -> UInt16 {
+    let at = tableOffset + 2 * index
+    guard index >= 0, at >= 0, at <= buffer.count - 2 else {
+      throw fault("table entry \(index) out of range", at: at)
+    }
+    return UInt16(littleEndian: buffer.loadUnaligned(fromByteOffset: at, as: UInt16.self))
   }
 }

@@ -1,4 +1,4 @@
-// Item table layout (the container of STRINGS, CONTEXTS, PLACES and POSTINGS):
+// Item table layout (the container of STRINGS, CONTEXTS and POSTINGS):
 //   u32 count
 //   u32 blockSize B                   items per block: a power of two, 1...256
 //   u32 blockOffsets[ceil(count / B)] offset of each block's first item from the start of the
@@ -6,7 +6,7 @@
 //   item area: per item: varint byte length, then that many bytes
 // Item i is found by reading blockOffsets[i / B] and skipping i % B items by their lengths:
 // 4 / B bytes of table per item instead of a 4-byte offset, for at most B - 1 skips per
-// lookup. PLACES uses B = 8 (read for every candidate of a query); the others use 16.
+// lookup. The writer uses B = 16.
 
 /// Reads variable-length items stored in blocks of ``blockSize``, each item prefixed by its
 /// byte length.

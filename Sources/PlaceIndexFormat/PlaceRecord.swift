@@ -1,5 +1,5 @@
-// PLACES section layout: an item table (ItemTable.swift) whose items are the place records in
-// rank order. A record (all varints; "sid" = string id in STRINGS; "text ref" as in
+// PLACES section layout: a record table (RecordTable.swift) of the place records in rank
+// order. A record (all varints; "sid" = string id in STRINGS; "text ref" as in
 // TextRef.swift); the numbers come first so that ranking reads no strings, and no tokens are
 // stored (POSTINGS tells which places carry a word, and where):
 //   (osmID << 2) | kind                 kind 0 node, 1 way, 2 relation

@@ -54,13 +54,13 @@ public struct PlaceMatch: Sendable {
 
 /// Reads place records by rank.
 public struct PlaceTable: @unchecked Sendable {
-  let items: ItemTable
+  let records: RecordTable
   /// The shared address contexts the records point into.
   public let contexts: ContextTable
   /// The places' importance (IMPORTANCE), which the records do not repeat.
   public let importance: ImportanceTable
   /// Number of places.
-  public var count: Int { items.count }
+  public var count: Int { records.count }
   let stringCount: Int
   let typeListCount: Int
 
@@ -70,17 +70,68 @@ public struct PlaceTable: @unchecked Sendable {
     importance: (bytes: UnsafeRawBufferPointer, fileOffset: Int), stringCount: Int,
     typeListCount: Int
   ) throws {
-    items = try ItemTable(ByteReader(bytes, section: "PLACES", fileOffset: fileOffset))
+    records = try RecordTable(ByteReader(bytes, section: "PLACES", fileOffset: fileOffset))
     self.contexts = contexts
     self.importance = try ImportanceTable(
-      importance.bytes, fileOffset: importance.fileOffset, placeCount: items.count)
+      importance.bytes, fileOffset: importance.fileOffset, placeCount: records.count)
     self.stringCount = stringCount
     self.typeListCount = typeListCount
   }
 
+  /// A reader at record `index`: its block's start, past the records before it.
+  @inline(__always)
+  private func record(_ index: Int) throws -> ByteReader {
+    var (r, before) = try records.blockStart(index)
+    for _ in 0..<before { try skip(&r) }
+    return r
+  }
+
+  /// Moves `r` past the record it is at, decoding only the fields that say which fields
+  /// follow (``verify()`` checks them all).
+  @inline(__always)
+  private func skip(_ r: inout ByteReader) throws {
+    // Key, context, latitude, longitude.
+    for _ in 0..<4 { try r.skipVarint() }
+    let flags = try flags(&r).flags
+    var written = true
+    if flags & 2 == 2 { written = try r.varint() & 3 == 0 }
+    if written, try r.varint() & 1 == 1 { try r.skipVarint() }
+    if flags & 1 == 1 {
+      for _ in 0..<(2 * (try r.varint(below: 1024))) { try r.skipVarint() }
+    }
+  }
+
+  /// Reads the type list and flags varint, and the flags after it when they are escaped.
+  @inline(__always)
+  private func flags(_ r: inout ByteReader) throws -> (typeList: Int, flags: Int) {
+    let typeAndFlags = try r.varint(below: typeListCount << 5)
+    let flags = typeAndFlags & 31 < 31 ? typeAndFlags & 31 : try r.varint(below: 1 << 18)
+    return (typeAndFlags >> 5, flags)
+  }
+
+  /// Reads the record's fields after the street number: the written primary text, if its
+  /// shape says so, and the alternative names (into `names`, when given). Returns the shape
+  /// and the written text.
+  @discardableResult
+  private func tail(
+    _ r: inout ByteReader, hasNames: Bool, number: Int?, names: UnsafeMutablePointer<[(Int, Int)]>?
+  ) throws -> (PrimaryShape, TextRef?) {
+    let at = r.offset
+    guard let shape = PrimaryShape(rawValue: (number ?? 0) & 3) else {
+      throw r.fault("primary text shape 3 is not 0, 1 or 2", at: at)
+    }
+    let written = shape == .written ? try r.textRef(stringCount: stringCount) : nil
+    let n = hasNames ? try r.varint(below: 1024) : 0
+    for _ in 0..<n {
+      let pair = (try r.varint(below: stringCount), try r.varint(below: stringCount))
+      names?.pointee.append(pair)
+    }
+    return (shape, written)
+  }
+
   /// The element key `(osmID << 2) | kind` of place `index`.
   public func elementKey(_ index: Int) throws -> UInt64 {
-    var r = try items.item(index)
+    var r = try record(index)
     return try r.varint()
   }
 
@@ -92,20 +143,22 @@ public struct PlaceTable: @unchecked Sendable {
   )
     throws
   {
-    _ = try head(index, into: &m, decoded: contexts)
+    var r = try record(index)
+    _ = try head(&r, index, into: &m, decoded: contexts)
   }
 
-  /// Decodes the record's numbers and its context's; returns the reader positioned at the
-  /// primary text, the context id and the street number's varint ((sid << 2) | shape).
+  /// Decodes the numbers of record `index`, which `r` is at, and its context's; moves `r` to
+  /// the primary text and returns the context id and the street number's varint
+  /// ((sid << 2) | shape).
+  @inline(__always)
   private func head(
-    _ index: Int, into m: inout PlaceMatch, decoded: DecodedContexts.View? = nil
-  )
-    throws -> (ByteReader, context: Int, number: Int?)
-  {
-    var r = try items.item(index)
+    _ r: inout ByteReader, _ index: Int, into m: inout PlaceMatch,
+    decoded: DecodedContexts.View? = nil
+  ) throws -> (context: Int, number: Int?) {
+    let start = r.offset
     let key = try r.varint()
     let kind = UInt8(key & 3)
-    guard kind < 3 else { throw r.fault("element kind \(kind) is not 0, 1 or 2", at: 0) }
+    guard kind < 3 else { throw r.fault("element kind \(kind) is not 0, 1 or 2", at: start) }
     m.osmKind = kind
     m.osmID = Int64(bitPattern: key >> 2)
     let context = try r.varint(below: contexts.count)
@@ -131,31 +184,29 @@ public struct PlaceTable: @unchecked Sendable {
     } else {
       m.importance = try importance.importance(of: index)
     }
-    let typeAndFlags = try r.varint(below: typeListCount << 5)
-    m.typeList = typeAndFlags >> 5
-    let flags = typeAndFlags & 31 < 31 ? typeAndFlags & 31 : try r.varint(below: 1 << 18)
+    let (typeList, flags) = try self.flags(&r)
+    m.typeList = typeList
     m.nameWordCount = flags >> 2
     m.hasNames = flags & 1 == 1
     let number = flags & 2 == 2 ? try r.varint(below: stringCount << 2) : nil
-    return (r, context, number)
+    return (context, number)
   }
 
   /// Decodes record `index` whole.
   public func entry(_ index: Int) throws -> PlaceEntry {
+    var r = try record(index)
+    return try entry(&r, index)
+  }
+
+  /// Decodes record `index`, which `r` is at, whole, moving `r` past it.
+  private func entry(_ r: inout ByteReader, _ index: Int) throws -> PlaceEntry {
     var m = PlaceMatch()
-    var (r, context, numberField) = try head(index, into: &m)
+    let (context, numberField) = try head(&r, index, into: &m)
     let at = r.offset
-    let shape = PrimaryShape(rawValue: (numberField ?? 0) & 3)
     let number = numberField.map { $0 >> 2 }
-    guard let shape else { throw r.fault("primary text shape 3 is not 0, 1 or 2", at: at) }
-    let written = shape == .written ? try r.textRef(stringCount: stringCount) : nil
-    let nNames = m.hasNames ? try r.varint(below: 1024) : 0
     var names: [(Int, Int)] = []
-    names.reserveCapacity(nNames)
-    for _ in 0..<nNames {
-      names.append((try r.varint(below: stringCount), try r.varint(below: stringCount)))
-    }
-    guard r.remaining == 0 else { throw r.fault("\(r.remaining) bytes after the record") }
+    let (shape, written) = try tail(
+      &r, hasNames: m.hasNames, number: numberField, names: &names)
     var (secondary, components) = try contexts.details(context)
     let primary: TextRef
     if let written {
@@ -181,10 +232,10 @@ public struct PlaceTable: @unchecked Sendable {
     try contexts.decodeAll(importance: importance.decodeAll())
   }
 
-  /// Decodes every record.
+  /// Decodes every record, in order: each must end where the next begins.
   public func verify() throws {
     try importance.verify()
-    try items.forEach { i, _ in _ = try entry(i) }
+    try records.forEach { i, r in _ = try entry(&r, i) }
   }
 }
 
@@ -220,7 +271,7 @@ public enum PlaceTableWriter {
       return TextRef(strings.id(head), tail.map(strings.id))
     }
     let contexts = ContextTableWriter(places, strings: strings)
-    var records = ItemTableWriter(blockSize: 8)
+    var records = RecordTableWriter()
     for (i, p) in places.enumerated() {
       let context = contexts.placeContext[i]
       let (refLat, refLon) = contexts.reference[context]

@@ -291,15 +291,13 @@ import Testing
     try sections.places.verify()
     // Shape 3 is not a shape: the first record's number varint made to say it.
     let (ps, pb) = try file.requiredBytes(.places)
-    let table = try ItemTable(ByteReader(pb, section: "PLACES"))
-    var records = try (0..<table.count).map { Array(try table.item($0).buffer) }
-    let first = MappedBytes(copying: records[0])
-    var r = ByteReader(first.buffer, section: "TEST")
+    let table = try RecordTable(ByteReader(pb, section: "PLACES"))
+    var (r, before) = try table.blockStart(0)
+    #expect(before == 0)
     for _ in 0..<5 { _ = try r.varint() }  // key, context, latitude, longitude, type and flags
-    records[0][r.offset] |= 3
-    var w = ItemTableWriter(blockSize: table.blockSize)
-    for record in records { w.append(record) }
-    let crafted = MappedBytes(copying: w.bytes)
+    var section = Array(pb)
+    section[r.offset] |= 3
+    let crafted = MappedBytes(copying: section)
     let (cs, cb) = try file.requiredBytes(.contexts)
     let places = try PlaceTable(
       crafted.buffer, fileOffset: ps.offset,
@@ -430,5 +428,86 @@ extension Array {
       a.swapAt(i, Int(rng.next() % UInt64(i + 1)))
     }
     return a
+  }
+}
+
+/// The record table (RecordTable.swift) that holds PLACES: records without lengths, found
+/// through group and block offsets.
+@Suite struct RecordTableTests {
+  /// Records of the toy format "n, then n varints": a reader that skips one.
+  static func skip(_ r: inout ByteReader) throws {
+    for _ in 0..<(try r.varint(below: 1 << 20)) { try r.skipVarint() }
+  }
+
+  /// The record at `index`, read through its block's offset and the records before it.
+  static func record(_ table: RecordTable, _ index: Int) throws -> [UInt64] {
+    var (r, before) = try table.blockStart(index)
+    for _ in 0..<before { try skip(&r) }
+    return try (0..<(try r.varint())).map { _ in try r.varint() }
+  }
+
+  static func encode(_ values: [UInt64]) -> [UInt8] {
+    var w = ByteWriter()
+    w.varint(values.count)
+    for v in values { w.varint(v) }
+    return w.bytes
+  }
+
+  /// Golden bytes: six records of one and two bytes, one group of 64, two blocks.
+  @Test func bytesMatchTheDocumentedLayout() throws {
+    var writer = RecordTableWriter()
+    for values: [UInt64] in [[], [1], [], [2], [3], [300]] { writer.append(Self.encode(values)) }
+    var expected: [UInt8] = [6, 0, 0, 0]  // u32 count
+    expected += [64, 0, 0, 0]  // u32 group size
+    expected += [0, 0, 0, 0]  // group 0 at offset 0
+    expected += [0, 0, 6, 0]  // u16 block offsets: block 0 at 0, block 1 at 6 in its group
+    expected += [0, 1, 1, 0, 1, 2]  // records 0-3: [], [1], [], [2]
+    expected += [1, 3, 1, 0xAC, 0x02]  // records 4-5: [3], [300]
+    #expect(writer.bytes == expected)
+    let mapped = MappedBytes(copying: expected)
+    let table = try RecordTable(ByteReader(mapped.buffer, section: "TEST"))
+    #expect(try Self.record(table, 5) == [300] && Self.record(table, 3) == [2])
+  }
+
+  /// Seeded property test: records of random sizes come back by index; records too large for
+  /// 16-bit block offsets in groups of 64 make the writer take smaller groups.
+  @Test(arguments: [(1, 10), (9, 10), (130, 20), (300, 900), (77, 4000)])
+  func recordsComeBackByIndex(count: Int, maxValues: Int) throws {
+    var rng = SplitMix64(seed: UInt64(count * 31 + maxValues))
+    let records: [[UInt64]] = (0..<count).map { _ in
+      (0..<Int(rng.next() % UInt64(maxValues))).map { _ in rng.next() >> (rng.next() % 64) }
+    }
+    var writer = RecordTableWriter()
+    for r in records { writer.append(Self.encode(r)) }
+    let mapped = MappedBytes(copying: writer.bytes)
+    let table = try RecordTable(ByteReader(mapped.buffer, section: "TEST"))
+    #expect(table.count == count)
+    // Up to 4,000 varints of up to 10 bytes: groups of 64 records overflow 16 bits.
+    #expect(maxValues < 900 ? table.groupSize == 64 : table.groupSize < 64)
+    for i in 0..<count { #expect(try Self.record(table, i) == records[i]) }
+    var seen = 0
+    try table.forEach { i, r in
+      try Self.skip(&r)
+      seen += 1
+    }
+    #expect(seen == count)
+    #expect(throws: IndexFormatError.self) { try Self.record(table, count) }
+  }
+
+  /// A block offset that points inside a record, and bytes after the last record, fail the
+  /// walk that verify uses.
+  @Test func aWrongBlockOffsetOrTrailingBytesFailTheWalk() throws {
+    var writer = RecordTableWriter()
+    for values: [UInt64] in [[1], [2], [3], [4], [5, 6], [7]] {
+      writer.append(Self.encode(values))
+    }
+    var bytes = writer.bytes
+    let blockOffsets = 12
+    bytes[blockOffsets + 2] += 1  // block 1 now starts one byte into record 4
+    for damaged in [bytes, writer.bytes + [0]] {
+      let mapped = MappedBytes(copying: damaged)
+      let table = try RecordTable(ByteReader(mapped.buffer, section: "TEST"))
+      #expect(throws: IndexFormatError.self) { try table.forEach { _, r in try Self.skip(&r) } }
+    }
   }
 }

@@ -249,16 +249,37 @@ struct CorruptIndexTests {
     return i + 1
   }
 
-  /// A PLACES section whose first record's latitude (after its key and context id) is the
-  /// zigzag varint of Int64.min (ten bytes, the largest a varint may be).
+  /// A PLACES section (a record table, RecordTable.swift) whose first record's latitude (after
+  /// its key and context id) is the zigzag varint of Int64.min (ten bytes, the largest a
+  /// varint may be); the offsets of the records after it move with it.
   static func minimumFirstLatitude(_ section: [UInt8]) -> [UInt8] {
-    var (records, blockSize) = items(section)
-    guard var first = records.first else { return section }
-    let latStart = varintEnd(first, varintEnd(first, 0))
-    let latEnd = varintEnd(first, latStart)
-    first.replaceSubrange(latStart..<latEnd, with: Array(repeating: 0xFF, count: 9) + [0x01])
-    records[0] = first
-    return table(records, blockSize: blockSize)
+    func u32(_ at: Int) -> Int {
+      (0..<4).reduce(0) { $0 | Int(section[at + $1]) << (8 * $1) }
+    }
+    guard section.count >= 8 else { return section }
+    let count = u32(0)
+    let groupSize = u32(4)
+    guard count > 0, groupSize >= 4 else { return section }
+    let groups = (count + groupSize - 1) / groupSize
+    let blocks = (count + 3) / 4
+    let blockTable = 8 + 4 * groups
+    let recordStart = blockTable + 2 * blocks
+    let latStart = varintEnd(section, varintEnd(section, recordStart))
+    let latEnd = varintEnd(section, latStart)
+    var out = section
+    out.replaceSubrange(latStart..<latEnd, with: Array(repeating: 0xFF, count: 9) + [0x01])
+    let delta = 10 - (latEnd - latStart)
+    for g in 1..<max(groups, 1) {
+      let v = u32(8 + 4 * g) + delta
+      for i in 0..<4 { out[8 + 4 * g + i] = UInt8(truncatingIfNeeded: v >> (8 * i)) }
+    }
+    for k in 1..<max(min(blocks, groupSize / 4), 1) {
+      let at = blockTable + 2 * k
+      let v = (Int(section[at]) | (Int(section[at + 1]) << 8)) + delta
+      out[at] = UInt8(truncatingIfNeeded: v)
+      out[at + 1] = UInt8(truncatingIfNeeded: v >> 8)
+    }
+    return out
   }
 
   /// A POSTINGS section whose first token's name list is replaced by two entries: 1, then

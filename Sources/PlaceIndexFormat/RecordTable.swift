@@ -1,0 +1,153 @@
+// Record table layout (the container of PLACES):
+//   u32 count
+//   u32 groupSize G                   records per group: a power of two, 4...256
+//   u32 groupOffsets[ceil(count / G)] offset of each group's first record from the start of
+//                                     the record area
+//   u16 blockOffsets[ceil(count / 4)] offset of each block of 4 records from its group's first
+//                                     record; block k holds records 4k ..< 4k + 4
+//   record area: the records back to back, with no lengths (a record's fields say where it
+//   ends)
+// Record i is found by reading groupOffsets[i / G] and blockOffsets[i / 4] and reading past the
+// i % 4 records before it, field by field: 2 / 4 + 4 / G bytes of table per record. The
+// writer takes the largest G up to 64 whose groups each span less than 65,536 bytes.
+
+/// Finds records stored back to back without lengths, in blocks of 4 within groups.
+public struct RecordTable: @unchecked Sendable {
+  let reader: ByteReader
+  /// Number of records.
+  public let count: Int
+  /// Records per group.
+  public let groupSize: Int
+  /// Records per block.
+  public static let blockSize = 4
+  let groupShift: Int
+  let blockTable: Int
+  let recordStart: Int
+
+  /// Reads the table header at the start of `reader`'s buffer.
+  public init(_ reader: ByteReader) throws {
+    var r = reader
+    r.offset = 0
+    let count = Int(try r.u32())
+    let groupSize = Int(try r.u32())
+    guard groupSize >= Self.blockSize, groupSize <= 256, groupSize & (groupSize - 1) == 0 else {
+      throw r.fault("group size \(groupSize) is not a power of two from 4 to 256", at: 4)
+    }
+    let groups = (count + groupSize - 1) / groupSize
+    let blocks = (count + Self.blockSize - 1) / Self.blockSize
+    guard count <= r.buffer.count, 8 + 4 * groups + 2 * blocks <= r.buffer.count else {
+      throw r.fault("record count \(count) does not fit", at: 0)
+    }
+    self.count = count
+    self.groupSize = groupSize
+    groupShift = groupSize.trailingZeroBitCount
+    blockTable = 8 + 4 * groups
+    recordStart = blockTable + 2 * blocks
+    self.reader = r
+  }
+
+  /// The offset of block `block` (of 4 records) from the start of the section.
+  @inline(__always)
+  private func blockOffset(_ block: Int) throws -> Int {
+    let group = (block * Self.blockSize) >> groupShift
+    let groupOffset = Int(try reader.u32(at: 8, index: group))
+    let inGroup = Int(try reader.u16(at: blockTable, index: block))
+    return recordStart + groupOffset + inGroup
+  }
+
+  /// A reader at the first record of `index`'s block, over the rest of the record area, and
+  /// the number of records before `index` in it.
+  @inline(__always)
+  public func blockStart(_ index: Int) throws -> (ByteReader, before: Int) {
+    guard index >= 0, index < count else {
+      throw reader.fault("record \(index) out of range (count \(count))", at: 0)
+    }
+    let block = index / Self.blockSize
+    let offset = try blockOffset(block)
+    var r = reader
+    guard offset <= r.buffer.count else {
+      throw r.fault("block \(block) starts past the end", at: blockTable + 2 * block)
+    }
+    r.offset = offset
+    return (r, index % Self.blockSize)
+  }
+
+  /// Reads every record in order with `read`, which must move the reader past one record,
+  /// checking that each block starts where the records before it end and that the records
+  /// fill the area exactly.
+  public func forEach(_ read: (Int, inout ByteReader) throws -> Void) throws {
+    var r = reader
+    r.offset = recordStart
+    for i in 0..<count {
+      if i % Self.blockSize == 0 {
+        let block = i / Self.blockSize
+        guard try blockOffset(block) == r.offset else {
+          throw reader.fault(
+            "block \(block) offset does not point at record \(i)", at: blockTable + 2 * block)
+        }
+      }
+      try read(i, &r)
+    }
+    guard r.offset == r.buffer.count else {
+      throw r.fault("\(r.remaining) bytes after the last record")
+    }
+  }
+}
+
+/// Writes a record table.
+public struct RecordTableWriter: Sendable {
+  private var records: [[UInt8]] = []
+
+  /// Creates an empty table.
+  public init() {}
+
+  /// Appends one record.
+  public mutating func append(_ record: [UInt8]) { records.append(record) }
+
+  /// The largest group size up to 64 whose groups each span less than 65,536 bytes to their
+  /// last block's start (down to 4, one block per group, which always fits a block's offset:
+  /// 0).
+  var groupSize: Int {
+    var size = 64
+    while size > RecordTableWriter.minimumGroupSize {
+      var fits = true
+      var start = 0
+      while start < records.count && fits {
+        let lastBlock = min(start + size, records.count) - 1
+        let span = records[start..<(lastBlock - lastBlock % RecordTable.blockSize)]
+          .reduce(0) { $0 + $1.count }
+        fits = span < 1 << 16
+        start += size
+      }
+      if fits { break }
+      size /= 2
+    }
+    return size
+  }
+
+  static let minimumGroupSize = RecordTable.blockSize
+
+  /// The table bytes.
+  public var bytes: [UInt8] {
+    let groupSize = self.groupSize
+    var groupOffsets: [UInt32] = []
+    var blockOffsets: [UInt16] = []
+    var data = ByteWriter()
+    var groupStart = 0
+    for (i, record) in records.enumerated() {
+      if i % groupSize == 0 {
+        groupStart = data.count
+        groupOffsets.append(UInt32(data.count))
+      }
+      if i % RecordTable.blockSize == 0 { blockOffsets.append(UInt16(data.count - groupStart)) }
+      data.append(record)
+    }
+    var w = ByteWriter()
+    w.u32(UInt32(records.count))
+    w.u32(UInt32(groupSize))
+    for o in groupOffsets { w.u32(o) }
+    for o in blockOffsets { w.u16(o) }
+    w.append(data.bytes)
+    return w.bytes
+  }
+}
