@@ -141,21 +141,89 @@ struct HuffmanCode: Sendable {
 
   /// Appends the code of `bytes` to `w`, padded to a byte with 1 bits.
   func encode(_ bytes: some Sequence<UInt8>, into w: inout ByteWriter) {
-    var buffer: UInt64 = 0
-    var bits = 0
-    for b in bytes {
-      let length = Int(lengths[Int(b)])
-      precondition(length > 0, "byte \(b) has no code")
-      buffer = buffer << UInt64(length) | UInt64(codes[Int(b)])
-      bits += length
-      while bits >= 8 {
-        bits -= 8
-        w.u8(UInt8(truncatingIfNeeded: buffer >> UInt64(bits)))
+    var stream = Stream()
+    stream.append(bytes, code: self, into: &w)
+    stream.finish(into: &w)
+  }
+
+  /// Codes written one after another with no padding between them (TOKENS' suffixes).
+  struct Stream {
+    /// The low `bits` bits are written next, the first one highest.
+    private var buffer: UInt64 = 0
+    private var bits = 0
+
+    /// Appends the code of `bytes` in `code`, writing whole bytes to `w`.
+    mutating func append(_ bytes: some Sequence<UInt8>, code: HuffmanCode, into w: inout ByteWriter)
+    {
+      for b in bytes {
+        let length = Int(code.lengths[Int(b)])
+        precondition(length > 0, "byte \(b) has no code")
+        buffer = buffer << UInt64(length) | UInt64(code.codes[Int(b)])
+        bits += length
+        while bits >= 8 {
+          bits -= 8
+          w.u8(UInt8(truncatingIfNeeded: buffer >> UInt64(bits)))
+        }
       }
     }
-    if bits > 0 {
-      let pad = 8 - bits
-      w.u8(UInt8(truncatingIfNeeded: buffer << UInt64(pad) | (1 << UInt64(pad) - 1)))
+
+    /// Writes the last bits, padded to a byte with 1 bits.
+    mutating func finish(into w: inout ByteWriter) {
+      if bits > 0 {
+        let pad = 8 - bits
+        w.u8(UInt8(truncatingIfNeeded: buffer << UInt64(pad) | (1 << UInt64(pad) - 1)))
+      }
+      bits = 0
+    }
+  }
+
+  /// A position in coded bytes, between two codes: the bits read from `reader` and not yet
+  /// decoded.
+  struct Cursor {
+    var reader: ByteReader
+    /// The next `available` bits are the low bits of `buffer`, the first one highest.
+    fileprivate var buffer: UInt64 = 0
+    fileprivate var available = 0
+
+    /// A cursor at `reader`'s offset.
+    init(_ reader: ByteReader) { self.reader = reader }
+  }
+
+  /// Appends the next `count` bytes the code at `cursor` stands for to `out`.
+  @inline(__always)
+  func decode(_ count: Int, from c: inout Cursor, into out: inout [UInt8]) throws {
+    for _ in 0..<count {
+      if c.available < Self.maxLength {
+        while c.available <= 56, c.reader.remaining > 0 {
+          c.buffer = c.buffer << 8 | UInt64(try c.reader.u8())
+          c.available += 8
+        }
+      }
+      // The common case: a code of at most fastBits bits, with that many bits at hand.
+      if c.available >= Self.fastBits {
+        let window =
+          Int(truncatingIfNeeded: c.buffer >> UInt64(c.available - Self.fastBits))
+          & (1 << Self.fastBits - 1)
+        let entry = Int(fast[window])
+        if entry != 0 && entry >> 5 != Self.end {
+          out.append(UInt8(truncatingIfNeeded: entry >> 5))
+          c.available -= entry & 31
+          continue
+        }
+      }
+      let take = min(c.available, Self.fastBits)
+      let peek =
+        take == 0
+        ? 0 : Int(truncatingIfNeeded: c.buffer >> UInt64(c.available - take)) & (1 << take - 1)
+      let window = peek << (Self.fastBits - take) | (1 << (Self.fastBits - take) - 1)
+      let entry = Int(fast[window])
+      let (symbol, length) =
+        entry == 0 ? try slow(c.buffer, c.available, c.reader) : (entry >> 5, entry & 31)
+      guard length <= c.available, symbol != Self.end else {
+        throw c.reader.fault("the coded bytes end before their \(count) bytes", at: c.reader.offset)
+      }
+      out.append(UInt8(symbol))
+      c.available -= length
     }
   }
 

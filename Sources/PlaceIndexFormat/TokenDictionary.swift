@@ -3,12 +3,15 @@
 //   u32 blockSize              tokens per block (the last block may hold fewer)
 //   u32 blockCount
 //   u32 blockOffsets[blockCount]   offset of each block from the start of the data area
-//   data area: per block, per token:
-//     first token of a block: varint length, bytes
-//     other tokens:           varint (shared << 4) | min(suffix, 15), where shared is the
-//                             length of the prefix shared with the previous token and suffix
-//                             the length of the rest; [varint suffix - 15] when suffix >= 15;
-//                             the suffix bytes
+//   u8  codeLengths[257]       the Huffman code of the suffixes, as STRINGS has its own
+//                              (HuffmanCode.swift)
+//   data area: per block:
+//     the first token:         varint length, bytes
+//     per other token:         varint (shared << 4) | min(suffix, 15), where shared is the
+//                              length of the prefix shared with the previous token and suffix
+//                              the length of the rest; [varint suffix - 15] when suffix >= 15
+//     the other tokens' suffix bytes, in order, coded one after another with no end symbols,
+//     padded to a byte with 1 bits
 // Tokens are distinct, sorted bytewise; a token's id is its position. A prefix therefore names a
 // contiguous id range, found by a binary search over the blocks' first tokens and a scan of at
 // most two blocks: time proportional to the prefix and the block size, not the dictionary.
@@ -21,6 +24,8 @@ public struct TokenDictionary: @unchecked Sendable {
   package let blockSize: Int
   let blockCount: Int
   let dataStart: Int
+  /// The code of the suffixes.
+  let code: HuffmanCode
 
   /// Reads the section header.
   public init(_ bytes: UnsafeRawBufferPointer, fileOffset: Int) throws {
@@ -35,35 +40,24 @@ public struct TokenDictionary: @unchecked Sendable {
         "block header (count \(count), size \(blockSize), blocks \(blockCount)) is inconsistent",
         at: 0)
     }
-    dataStart = 12 + 4 * blockCount
-    guard dataStart <= bytes.count else { throw r.fault("block table runs past the end") }
+    guard 12 + 4 * blockCount <= bytes.count else {
+      throw r.fault("block table runs past the end")
+    }
+    r.offset = 12 + 4 * blockCount
+    code = try HuffmanCode(reading: &r)
+    dataStart = r.offset
     reader = r
   }
 
   /// Decodes the tokens of block `b` into `out` (cleared first).
   package func block(_ b: Int, into out: inout [[UInt8]]) throws {
     out.removeAll(keepingCapacity: true)
-    var r = reader
-    r.offset = dataStart + Int(try reader.u32(at: 12, index: b))
-    let n = min(blockSize, count - b * blockSize)
-    var previous: [UInt8] = []
-    for i in 0..<n {
-      var token: [UInt8]
-      if i == 0 {
-        let len = try r.varint(below: 1 << 16)
-        token = Array(try r.bytes(len))
-      } else {
-        let (shared, len) = try Self.sharedAndSuffix(&r, previous: previous.count)
-        token = Array(previous[0..<shared])
-        token.append(contentsOf: try r.bytes(len))
-      }
-      out.append(token)
-      previous = token
+    try scanBlock(b) { _, token, _ in
+      out.append(copy token)
+      return true
     }
   }
 
-  /// Reads the head of a token after a block's first: the length of the prefix it shares with
-  /// the previous token (of `previous` bytes) and the length of the rest.
   @inline(__always)
   static func sharedAndSuffix(_ r: inout ByteReader, previous: Int) throws -> (Int, Int) {
     let head = try r.varint(below: (previous + 1) << 4)
@@ -89,20 +83,24 @@ public struct TokenDictionary: @unchecked Sendable {
     var r = reader
     r.offset = dataStart + Int(try reader.u32(at: 12, index: b))
     let n = min(blockSize, count - b * blockSize)
+    guard n > 0 else { return }
     var token: [UInt8] = []
     token.reserveCapacity(32)
-    for i in 0..<n {
-      var shared = 0
-      if i == 0 {
-        let len = try r.varint(below: 1 << 16)
-        token.append(contentsOf: try r.bytes(len))
-      } else {
-        let len: Int
-        (shared, len) = try Self.sharedAndSuffix(&r, previous: token.count)
-        token.removeSubrange(shared...)
-        token.append(contentsOf: try r.bytes(len))
+    token.append(contentsOf: try r.bytes(try r.varint(below: 1 << 16)))
+    // The other tokens' lengths come first, then their suffixes' codes.
+    try withUnsafeTemporaryAllocation(of: (shared: Int, suffix: Int).self, capacity: n) { heads in
+      var length = token.count
+      for i in 1..<n {
+        heads[i] = try Self.sharedAndSuffix(&r, previous: length)
+        length = heads[i].shared + heads[i].suffix
       }
-      if try !body(b * blockSize + i, token, shared) { return }
+      guard try body(b * blockSize, token, 0) else { return }
+      var cursor = HuffmanCode.Cursor(r)
+      for i in 1..<n {
+        token.removeSubrange(heads[i].shared...)
+        try code.decode(heads[i].suffix, from: &cursor, into: &token)
+        guard try body(b * blockSize + i, token, heads[i].shared) else { return }
+      }
     }
   }
 
@@ -213,15 +211,14 @@ public enum TokenDictionaryWriter {
   /// The section bytes for `tokens`, which must be distinct and sorted bytewise.
   public static func serialize(_ tokens: [String]) -> [UInt8] {
     let blockCount = (tokens.count + blockSize - 1) / blockSize
-    var data = ByteWriter()
-    var offsets: [UInt32] = []
+    // Front coding first: the code fits the suffixes that remain.
+    var firsts: [[UInt8]] = []
+    var heads: [(shared: Int, suffix: ArraySlice<UInt8>)] = []
     var previous: [UInt8] = []
     for (i, token) in tokens.enumerated() {
       let bytes = Array(token.utf8)
       if i % blockSize == 0 {
-        offsets.append(UInt32(data.count))
-        data.varint(bytes.count)
-        data.append(bytes)
+        firsts.append(bytes)
       } else {
         precondition(
           previous.lexicographicallyPrecedes(bytes), "tokens must be sorted and distinct")
@@ -229,18 +226,32 @@ public enum TokenDictionaryWriter {
         while shared < min(previous.count, bytes.count) && previous[shared] == bytes[shared] {
           shared += 1
         }
-        let suffix = bytes.count - shared
-        data.varint(shared << 4 | min(suffix, 15))
-        if suffix >= 15 { data.varint(suffix - 15) }
-        data.append(bytes[shared...])
+        heads.append((shared, bytes[shared...]))
       }
       previous = bytes
+    }
+    let code = HuffmanCode.fitting(texts: heads.map(\.suffix))
+    var data = ByteWriter()
+    var offsets: [UInt32] = []
+    for (b, first) in firsts.enumerated() {
+      offsets.append(UInt32(data.count))
+      data.varint(first.count)
+      data.append(first)
+      let others = heads[(b * (blockSize - 1))..<min(heads.count, (b + 1) * (blockSize - 1))]
+      for h in others {
+        data.varint(h.shared << 4 | min(h.suffix.count, 15))
+        if h.suffix.count >= 15 { data.varint(h.suffix.count - 15) }
+      }
+      var stream = HuffmanCode.Stream()
+      for h in others { stream.append(h.suffix, code: code, into: &data) }
+      stream.finish(into: &data)
     }
     var w = ByteWriter()
     w.u32(UInt32(tokens.count))
     w.u32(UInt32(blockSize))
     w.u32(UInt32(blockCount))
     for o in offsets { w.u32(o) }
+    w.append(code.lengths)
     w.append(data.bytes)
     return w.bytes
   }

@@ -225,6 +225,32 @@ func open(_ bytes: [UInt8]) throws -> IndexFile {
     #expect(throws: IndexFormatError.self) { try o.varint() }
   }
 
+  /// Golden bytes: the documented TOKENS layout (TokenDictionary.swift) for "ab", "abc", "abd":
+  /// the first token as it is, the others' heads, then their suffixes in one coded stream.
+  @Test func tokenBytesMatchTheDocumentedLayout() throws {
+    let bytes = TokenDictionaryWriter.serialize(["ab", "abc", "abd"])
+    var expected: [UInt8] = [3, 0, 0, 0, 16, 0, 0, 0, 1, 0, 0, 0]  // count, block size, blocks
+    expected += [0, 0, 0, 0]  // block 0 at offset 0
+    // The suffixes "c" and "d" and the end symbol: c takes 1 bit (0), d and the end symbol 2
+    // bits (10, 11), the end symbol the last code.
+    var lengths = [UInt8](repeating: 0, count: 257)
+    lengths[0x63] = 1
+    lengths[0x64] = 2
+    lengths[256] = 2
+    expected += lengths
+    expected += [2, 0x61, 0x62]  // the first token: length 2, "ab"
+    expected += [2 << 4 | 1, 2 << 4 | 1]  // "abc", "abd": 2 bytes shared, a 1-byte suffix
+    expected += [0b0101_1111]  // c = 0, d = 10, then 1 bits to the byte's end
+    #expect(bytes == expected)
+    let mapped = MappedBytes(copying: bytes)
+    let dict = try TokenDictionary(mapped.buffer, fileOffset: 0)
+    #expect(try (0..<3).map { try dict.token($0) } == ["ab", "abc", "abd"])
+    // A stream that ends before its suffixes is an error, not a short token.
+    let cut = MappedBytes(copying: Array(bytes.dropLast()))
+    let damaged = try TokenDictionary(cut.buffer, fileOffset: 0)
+    #expect(throws: IndexFormatError.self) { try damaged.token(2) }
+  }
+
   /// Token heads at the edges of their one-byte form: suffixes of 14, 15 and 16 bytes, shared
   /// prefixes of 7, 8 and 16 bytes.
   @Test func tokenHeadsAtTheirLimitsReadBack() throws {
