@@ -58,6 +58,8 @@ public struct TokenDictionary: @unchecked Sendable {
     }
   }
 
+  /// Reads the head of a token after a block's first: the length of the prefix it shares with
+  /// the previous token (of `previous` bytes) and the length of the rest.
   @inline(__always)
   static func sharedAndSuffix(_ r: inout ByteReader, previous: Int) throws -> (Int, Int) {
     let head = try r.varint(below: (previous + 1) << 4)
