@@ -129,20 +129,23 @@ public struct ByteReader {
   /// Reads the little-endian UInt32 at `index` of a table that starts at `tableOffset`.
   @inline(__always)
   public func u32(at tableOffset: Int, index: Int) throws -> UInt32 {
-    let at = tableOffset + 4 * index
-    guard index >= 0, at >= 0, at <= buffer.count - 4 else {
-      throw fault("table entry \(index) out of range", at: at)
-    }
-    return UInt32(littleEndian: buffer.loadUnaligned(fromByteOffset: at, as: UInt32.self))
+    try entry(at: tableOffset, index: index)
   }
 
   /// Reads the little-endian UInt16 at `index` of a table that starts at `tableOffset`.
   @inline(__always)
   public func u16(at tableOffset: Int, index: Int) throws -> UInt16 {
-    let at = tableOffset + 2 * index
-    guard index >= 0, at >= 0, at <= buffer.count - 2 else {
+    try entry(at: tableOffset, index: index)
+  }
+
+  /// Reads the little-endian `T` at `index` of a table of them that starts at `tableOffset`.
+  @inline(__always)
+  private func entry<T: FixedWidthInteger>(at tableOffset: Int, index: Int) throws -> T {
+    let size = MemoryLayout<T>.size
+    let at = tableOffset + size * index
+    guard index >= 0, at >= 0, at <= buffer.count - size else {
       throw fault("table entry \(index) out of range", at: at)
     }
-    return UInt16(littleEndian: buffer.loadUnaligned(fromByteOffset: at, as: UInt16.self))
+    return T(littleEndian: buffer.loadUnaligned(fromByteOffset: at, as: T.self))
   }
 }
