@@ -189,76 +189,71 @@ struct HuffmanCode: Sendable {
     init(_ reader: ByteReader) { self.reader = reader }
   }
 
-  /// Appends the next `count` bytes the code at `cursor` stands for to `out`.
+  /// Appends the next `count` bytes the code at `c` stands for to `out`; the end symbol, or
+  /// the end of the bytes, before them is an error.
   @inline(__always)
   func decode(_ count: Int, from c: inout Cursor, into out: inout [UInt8]) throws {
     for _ in 0..<count {
-      if c.available < Self.maxLength {
-        while c.available <= 56, c.reader.remaining > 0 {
-          c.buffer = c.buffer << 8 | UInt64(try c.reader.u8())
-          c.available += 8
-        }
-      }
-      // The common case: a code of at most fastBits bits, with that many bits at hand.
-      if c.available >= Self.fastBits {
-        let window =
-          Int(truncatingIfNeeded: c.buffer >> UInt64(c.available - Self.fastBits))
-          & (1 << Self.fastBits - 1)
-        let entry = Int(fast[window])
-        if entry != 0 && entry >> 5 != Self.end {
-          out.append(UInt8(truncatingIfNeeded: entry >> 5))
-          c.available -= entry & 31
-          continue
-        }
-      }
-      let take = min(c.available, Self.fastBits)
-      let peek =
-        take == 0
-        ? 0 : Int(truncatingIfNeeded: c.buffer >> UInt64(c.available - take)) & (1 << take - 1)
-      let window = peek << (Self.fastBits - take) | (1 << (Self.fastBits - take) - 1)
-      let entry = Int(fast[window])
-      let (symbol, length) =
-        entry == 0 ? try slow(c.buffer, c.available, c.reader) : (entry >> 5, entry & 31)
-      guard length <= c.available, symbol != Self.end else {
+      let symbol = try next(&c)
+      guard symbol != Self.end else {
         throw c.reader.fault("the coded bytes end before their \(count) bytes", at: c.reader.offset)
       }
-      out.append(UInt8(symbol))
-      c.available -= length
+      out.append(UInt8(truncatingIfNeeded: symbol))
     }
   }
 
-  /// Appends the bytes the code read by `r` (to its end) stands for to `out`, stopping once
-  /// `out` holds `limit` bytes.
+  /// Appends the bytes the code read by `r` (to its end) stands for to `out`, stopping at the
+  /// end symbol or once `out` holds `limit` bytes.
   func decode(_ r: ByteReader, into out: inout [UInt8], upTo limit: Int) throws {
-    var r = r
-    // The next `available` bits are the low bits of `buffer`, the first one highest.
-    var buffer: UInt64 = 0
-    var available = 0
+    var c = Cursor(r)
     while out.count < limit {
-      while available <= 56, r.remaining > 0 {
-        buffer = buffer << 8 | UInt64(try r.u8())
-        available += 8
-      }
-      guard available > 0 else { return }
-      // The next bits, padded with 1 bits past the end.
-      let take = min(available, Self.fastBits)
-      let peek =
-        Int(truncatingIfNeeded: buffer >> UInt64(available - take)) & (1 << take - 1)
-      let window = peek << (Self.fastBits - take) | (1 << (Self.fastBits - take) - 1)
-      let entry = Int(fast[window])
-      let (symbol, length) = entry == 0 ? try slow(buffer, available, r) : (entry >> 5, entry & 31)
-      guard length <= available else {
-        // Past the end: only padding, a prefix of the end symbol's code, may be left.
-        let rest = Int(truncatingIfNeeded: buffer) & (1 << available - 1)
-        guard rest == 1 << available - 1 else {
-          throw r.fault("the string ends inside a code", at: r.offset - 1)
-        }
-        return
-      }
+      let symbol = try next(&c)
       if symbol == Self.end { return }
-      out.append(UInt8(symbol))
-      available -= length
+      out.append(UInt8(truncatingIfNeeded: symbol))
     }
+  }
+
+  /// The symbol whose code starts at `c`, moving past it. Past the last byte, the padding (a
+  /// prefix of the end symbol's code, all 1 bits) reads as the end symbol.
+  @inline(__always)
+  private func next(_ c: inout Cursor) throws -> Int {
+    if c.available < Self.maxLength {
+      while c.available <= 56, c.reader.remaining > 0 {
+        c.buffer = c.buffer << 8 | UInt64(try c.reader.u8())
+        c.available += 8
+      }
+    }
+    // The common case: a code of at most fastBits bits, with that many bits at hand.
+    if c.available >= Self.fastBits {
+      let window =
+        Int(truncatingIfNeeded: c.buffer >> UInt64(c.available - Self.fastBits))
+        & (1 << Self.fastBits - 1)
+      let entry = Int(fast[window])
+      if entry != 0 {
+        c.available -= entry & 31
+        return entry >> 5
+      }
+    }
+    guard c.available > 0 else { return Self.end }
+    // The next bits, padded with 1 bits past the end.
+    let take = min(c.available, Self.fastBits)
+    let peek =
+      Int(truncatingIfNeeded: c.buffer >> UInt64(c.available - take)) & (1 << take - 1)
+    let window = peek << (Self.fastBits - take) | (1 << (Self.fastBits - take) - 1)
+    let entry = Int(fast[window])
+    let (symbol, length) =
+      entry == 0 ? try slow(c.buffer, c.available, c.reader) : (entry >> 5, entry & 31)
+    guard length <= c.available else {
+      // Past the end: only padding, a prefix of the end symbol's code, may be left.
+      let rest = Int(truncatingIfNeeded: c.buffer) & (1 << c.available - 1)
+      guard rest == 1 << c.available - 1 else {
+        throw c.reader.fault("the coded bytes end inside a code", at: c.reader.offset - 1)
+      }
+      c.available = 0
+      return Self.end
+    }
+    c.available -= length
+    return symbol
   }
 
   /// The symbol and code length of a code longer than ``fastBits`` at the start of the

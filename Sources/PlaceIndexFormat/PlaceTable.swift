@@ -110,11 +110,10 @@ public struct PlaceTable: @unchecked Sendable {
   }
 
   /// Reads the record's fields after the street number: the written primary text, if its
-  /// shape says so, and the alternative names (into `names`, when given). Returns the shape
-  /// and the written text.
-  @discardableResult
+  /// shape says so, and the alternative names (into `names`). Returns the shape and the
+  /// written text.
   private func tail(
-    _ r: inout ByteReader, hasNames: Bool, number: Int?, names: UnsafeMutablePointer<[(Int, Int)]>?
+    _ r: inout ByteReader, hasNames: Bool, number: Int?, names: inout [(Int, Int)]
   ) throws -> (PrimaryShape, TextRef?) {
     let at = r.offset
     guard let shape = PrimaryShape(rawValue: (number ?? 0) & 3) else {
@@ -124,7 +123,7 @@ public struct PlaceTable: @unchecked Sendable {
     let n = hasNames ? try r.varint(below: 1024) : 0
     for _ in 0..<n {
       let pair = (try r.varint(below: stringCount), try r.varint(below: stringCount))
-      names?.pointee.append(pair)
+      names.append(pair)
     }
     return (shape, written)
   }
