@@ -57,7 +57,7 @@ public enum SectionKind: UInt32, Sendable, CaseIterable {
   case abbreviations = 8
   /// Place IDs sorted, for place details by ID.
   case placeIDs = 9
-  /// Address contexts shared between places: country, context tokens, secondary text,
+  /// Address contexts shared between places: reference point, country, secondary text,
   /// address components.
   case contexts = 10
   /// Places in Hilbert-curve order, for bias and restriction regions.

@@ -199,9 +199,8 @@ public struct Postings: @unchecked Sendable {
     try items.forEach { t, r in
       let lists = try lists(at: r)
       for part in PostingsPart.allCases {
-        let list = lists[part]
         let what = ["name", "alternative-name", "context"][part.rawValue]
-        var c = list
+        var c = lists[part]
         while try c.next() != nil {}
         guard c.reader.remaining == 0, c.byte == 0 else {
           throw c.reader.fault("token \(t)'s \(what) list holds more than its \(c.count) places")
@@ -246,9 +245,7 @@ public struct PostingsCursor {
   public mutating func mark(
     _ bits: UInt16, in hits: UnsafeMutablePointer<UInt16>, set: UnsafeMutablePointer<UInt64>?
   ) throws {
-    while remaining > 0 {
-      remaining -= 1
-      let p = isBitmap ? try nextBit() : try nextGap()
+    while let p = try next() {
       hits[p] |= bits
       if let set { set[p >> 6] |= 1 << UInt64(p & 63) }
     }
@@ -300,24 +297,20 @@ public enum PostingsWriter {
   {
     var table = ItemTableWriter()
     for (names, alternative, context) in lists {
-      let (namesBitmap, namesBytes) = places(names)
       var w = ByteWriter()
       let a = !alternative.isEmpty
       let c = !context.isEmpty
-      w.varint(names.count << 3 | (c ? 4 : 0) | (a ? 2 : 0) | (namesBitmap ? 1 : 0))
-      if a || c { w.varint(namesBytes.count) }
-      w.append(namesBytes)
-      if a {
-        let (bitmap, bytes) = places(alternative)
-        w.varint(alternative.count << 1 | (bitmap ? 1 : 0))
-        if c { w.varint(bytes.count) }
+      // A list: its head (count, flags, encoding in the low bit), its byte length unless it
+      // ends the item, its places.
+      func append(_ list: [Int], flags: Int, shift: Int, last: Bool) {
+        let (bitmap, bytes) = places(list)
+        w.varint(list.count << shift | flags | (bitmap ? 1 : 0))
+        if !last { w.varint(bytes.count) }
         w.append(bytes)
       }
-      if c {
-        let (bitmap, bytes) = places(context)
-        w.varint(context.count << 1 | (bitmap ? 1 : 0))
-        w.append(bytes)
-      }
+      append(names, flags: (c ? 4 : 0) | (a ? 2 : 0), shift: 3, last: !a && !c)
+      if a { append(alternative, flags: 0, shift: 1, last: !c) }
+      if c { append(context, flags: 0, shift: 1, last: true) }
       table.append(w.bytes)
     }
     return table.bytes
