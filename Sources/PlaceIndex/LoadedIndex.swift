@@ -10,7 +10,6 @@ public final class LoadedIndex: Sendable {
   let tokens: TokenDictionary
   let postings: Postings
   let places: PlaceTable
-  let ids: PlaceIDTable
   let geo: GeoTable
   let types: TypeTable
   private let vocabularyCell: ParsedOnce<PlaceTypeVocabulary>
@@ -62,7 +61,7 @@ public final class LoadedIndex: Sendable {
       let (pb, po) = try section(.places)
       places = try PlaceTable(
         pb, fileOffset: po, contexts: contexts, importance: try section(.importance),
-        stringCount: strings.count, typeListCount: types.lists.count)
+        ids: try section(.placeIDs), stringCount: strings.count, typeListCount: types.lists.count)
       let (qb, qo) = try section(.postings)
       postings = try Postings(qb, fileOffset: qo, placeCount: places.count)
       guard postings.tokenCount == tokens.count else {
@@ -70,8 +69,6 @@ public final class LoadedIndex: Sendable {
           path: file.path, section: "POSTINGS", offset: qo,
           reason: "\(postings.tokenCount) items for \(tokens.count) tokens (one per token)")
       }
-      let (ib, io) = try section(.placeIDs)
-      ids = try PlaceIDTable(ib, fileOffset: io, places: places)
       let (gb, go) = try section(.geo)
       geo = try GeoTable(gb, fileOffset: go, places: places)
       let (vs, _) = try file.requiredBytes(.vocabulary)
@@ -164,7 +161,7 @@ public final class LoadedIndex: Sendable {
       try postings.verify()
       try places.contexts.verify()
       try places.verify()
-      try ids.verify()
+      try places.ids.verify()
       try geo.verify()
       _ = try vocabulary
       _ = try abbreviations

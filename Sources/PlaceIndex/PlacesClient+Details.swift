@@ -16,7 +16,9 @@ extension PlacesClient {
     for index in indexes {
       let found: PlaceEntry?
       do {
-        found = try index.ids.placeIndex(kind: kind, id: id).map { try index.places.entry($0) }
+        found = try index.places.ids.placeIndex(kind: kind, id: id).map {
+          try index.places.entry($0)
+        }
       } catch let e as IndexFormatError {
         throw .index(e.withPath(index.file.path))
       } catch {

@@ -1,5 +1,5 @@
 /// Fixed-width unsigned integers packed low bits first, as PLACE IDS and GEO store place
-/// indexes.
+/// indexes and keys.
 enum BitPacking {
   /// The bytes holding `values`, each in `bits` bits.
   static func pack(_ values: [Int], bits: Int) -> [UInt8] {
@@ -37,8 +37,8 @@ enum BitPacking {
     return v
   }
 
-  /// Reads the header shared by PLACE IDS and GEO, `u32 count, u8 bits`, checking that the
-  /// count is the place count and that the width holds every place index.
+  /// Reads GEO's header, `u32 count, u8 bits`, checking that the count is the place count and
+  /// that the width holds every place index.
   static func header(_ r: inout ByteReader, placeCount: Int) throws -> (count: Int, bits: Int) {
     let count = Int(try r.u32())
     let bits = Int(try r.u8())

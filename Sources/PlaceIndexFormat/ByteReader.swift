@@ -132,6 +132,12 @@ public struct ByteReader {
     try entry(at: tableOffset, index: index)
   }
 
+  /// Reads the little-endian UInt64 at `index` of a table that starts at `tableOffset`.
+  @inline(__always)
+  public func u64(at tableOffset: Int, index: Int) throws -> UInt64 {
+    try entry(at: tableOffset, index: index)
+  }
+
   /// Reads the little-endian UInt16 at `index` of a table that starts at `tableOffset`.
   @inline(__always)
   public func u16(at tableOffset: Int, index: Int) throws -> UInt16 {

@@ -1,10 +1,10 @@
-// The PlaceIndex file layout, version 5.0. docs/FORMAT.md has the full description; this is the
+// The PlaceIndex file layout, version 6.0. docs/FORMAT.md has the full description; this is the
 // summary next to the code that implements it. All integers are little-endian; all offsets are
 // from the start of the file; every section starts on an 8-byte boundary.
 //
 //   offset  size  field
 //   0       8     magic: 89 50 4C 49 44 58 0D 0A  ("\x89PLIDX\r\n")
-//   8       2     format major version (5)
+//   8       2     format major version (6)
 //   10      2     format minor version (0)
 //   12      4     flags (0; reserved)
 //   16      8     file length in bytes
@@ -26,7 +26,7 @@ public enum IndexLayout {
   /// The first 8 bytes of every index file.
   public static let magic: [UInt8] = [0x89, 0x50, 0x4C, 0x49, 0x44, 0x58, 0x0D, 0x0A]
   /// The major version this code reads and writes; another major version is refused.
-  public static let majorVersion: UInt16 = 5
+  public static let majorVersion: UInt16 = 6
   /// The minor version this code writes; a reader accepts every minor version of its major.
   public static let minorVersion: UInt16 = 0
   /// Header size in bytes.

@@ -1,8 +1,8 @@
 // PLACES section layout: a record table (RecordTable.swift) of the place records in rank
 // order. A record (all varints; "sid" = string id in STRINGS; "text ref" as in
-// TextRef.swift); the numbers come first so that ranking reads no strings, and no tokens are
-// stored (POSTINGS tells which places carry a word, and where):
-//   (osmID << 2) | kind                 kind 0 node, 1 way, 2 relation
+// TextRef.swift); the numbers come first so that ranking reads no strings, and no tokens or
+// OSM elements are stored (POSTINGS tells which places carry a word, and where; PLACE IDS
+// which element a place is):
 //   context id                          into CONTEXTS: reference point, country, secondary
 //                                       text and address components, shared between places
 //   zigzag latitude, zigzag longitude   in 1e-7 degrees, minus the context's reference point

@@ -29,10 +29,6 @@ public struct PlaceEntry: Sendable {
 /// The part of a place record used to rank and filter it: numbers, no strings. (Which words
 /// it carries, the postings tell.)
 public struct PlaceMatch: Sendable {
-  /// 0 node, 1 way, 2 relation.
-  public var osmKind: UInt8 = 0
-  /// The OSM id.
-  public var osmID: Int64 = 0
   /// Latitude in 1e-7 degrees.
   public var latitudeE7: Int32 = 0
   /// Longitude in 1e-7 degrees.
@@ -59,6 +55,8 @@ public struct PlaceTable: @unchecked Sendable {
   public let contexts: ContextTable
   /// The places' importance (IMPORTANCE), which the records do not repeat.
   public let importance: ImportanceTable
+  /// The places' OSM elements (PLACE IDS), which the records do not repeat either.
+  public let ids: PlaceIDTable
   /// Number of places.
   public var count: Int { records.count }
   let stringCount: Int
@@ -67,13 +65,14 @@ public struct PlaceTable: @unchecked Sendable {
   /// Reads the section header; the counts bound the ids inside records.
   public init(
     _ bytes: UnsafeRawBufferPointer, fileOffset: Int, contexts: ContextTable,
-    importance: (bytes: UnsafeRawBufferPointer, fileOffset: Int), stringCount: Int,
-    typeListCount: Int
+    importance: (bytes: UnsafeRawBufferPointer, fileOffset: Int),
+    ids: (bytes: UnsafeRawBufferPointer, fileOffset: Int), stringCount: Int, typeListCount: Int
   ) throws {
     records = try RecordTable(ByteReader(bytes, section: "PLACES", fileOffset: fileOffset))
     self.contexts = contexts
     self.importance = try ImportanceTable(
       importance.bytes, fileOffset: importance.fileOffset, placeCount: records.count)
+    self.ids = try PlaceIDTable(ids.bytes, fileOffset: ids.fileOffset, placeCount: records.count)
     self.stringCount = stringCount
     self.typeListCount = typeListCount
   }
@@ -90,8 +89,8 @@ public struct PlaceTable: @unchecked Sendable {
   /// follow (``verify()`` checks them all).
   @inline(__always)
   private func skip(_ r: inout ByteReader) throws {
-    // Key, context, latitude, longitude.
-    for _ in 0..<4 { try r.skipVarint() }
+    // Context, latitude, longitude.
+    for _ in 0..<3 { try r.skipVarint() }
     let flags = try flags(&r).flags
     var written = true
     if flags & 2 == 2 { written = try r.varint() & 3 == 0 }
@@ -128,12 +127,6 @@ public struct PlaceTable: @unchecked Sendable {
     return (shape, written)
   }
 
-  /// The element key `(osmID << 2) | kind` of place `index`.
-  public func elementKey(_ index: Int) throws -> UInt64 {
-    var r = try record(index)
-    return try r.varint()
-  }
-
   /// Decodes the part of record `index` that ranking and filters need (no strings);
   /// `contexts` (the view of ``decodeAll()``) spares the walk through the CONTEXTS items and
   /// the search of IMPORTANCE.
@@ -154,12 +147,6 @@ public struct PlaceTable: @unchecked Sendable {
     _ r: inout ByteReader, _ index: Int, into m: inout PlaceMatch,
     decoded: DecodedContexts.View? = nil
   ) throws -> (context: Int, number: Int?) {
-    let start = r.offset
-    let key = try r.varint()
-    let kind = UInt8(key & 3)
-    guard kind < 3 else { throw r.fault("element kind \(kind) is not 0, 1 or 2", at: start) }
-    m.osmKind = kind
-    m.osmID = Int64(bitPattern: key >> 2)
     let context = try r.varint(below: contexts.count)
     let refLat: Int64
     let refLon: Int64
@@ -218,8 +205,10 @@ public struct PlaceTable: @unchecked Sendable {
       primary = shape == .streetNumber ? TextRef(street, number) : TextRef(number, street)
     }
     if let number { components.insert((.streetNumber, number, nil), at: 0) }
+    let element = try ids.element(index)
     return PlaceEntry(
-      osmKind: m.osmKind, osmID: m.osmID, latitudeE7: m.latitudeE7, longitudeE7: m.longitudeE7,
+      osmKind: element.kind, osmID: element.id, latitudeE7: m.latitudeE7,
+      longitudeE7: m.longitudeE7,
       importance: m.importance, typeList: m.typeList, nameWordCount: m.nameWordCount,
       primaryText: primary, secondaryParts: secondary, countryCode: m.countryCode,
       names: names, components: components)
@@ -278,7 +267,6 @@ public enum PlaceTableWriter {
       let shape = PrimaryShape.of(p, number: number)
       let splitter = TextSplitter(parts: Set(p.components.map(\.longText)))
       var w = ByteWriter()
-      w.varint((UInt64(p.osmID) << 2) | UInt64(p.osmKind))
       w.varint(context)
       w.zigzag(Int64(p.latitudeE7) - Int64(refLat))
       w.zigzag(Int64(p.longitudeE7) - Int64(refLon))

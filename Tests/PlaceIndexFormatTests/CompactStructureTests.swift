@@ -174,13 +174,13 @@ import Testing
     }
   }
 
-  /// Seeded property test: every place of a random set is found by its ID, and absent IDs are
-  /// not.
-  @Test(arguments: [1, 300, 1025])
-  func placeIDsRoundTrip(count: Int) throws {
+  /// Seeded property test: every place of a random set gives back its element and is found by
+  /// its ID, and absent IDs are not; ids from dense (renumbered extracts) to 2^40.
+  @Test(arguments: [(1, 1 << 40), (300, 3_000_000_000), (1025, 12_000_000_000), (1500, 1600)])
+  func placeIDsRoundTrip(count: Int, largest: Int64) throws {
     var rng = SplitMix64(seed: UInt64(count) &* 31)
     var keys = Set<Int64>()
-    while keys.count < count { keys.insert(Int64(rng.next() % 3_000_000_000)) }
+    while keys.count < count { keys.insert(Int64(rng.next() % UInt64(largest))) }
     var content = IndexContent()
     for (i, id) in keys.sorted().shuffledDeterministically(&rng).enumerated() {
       content.places.append(
@@ -198,6 +198,7 @@ import Testing
     let index = try OpenedSections(file)
     try index.ids.verify()
     for (i, p) in content.places.enumerated() {
+      #expect(try index.ids.element(i) == (p.osmKind, p.osmID))
       #expect(try index.ids.placeIndex(kind: p.osmKind, id: p.osmID) == i)
       #expect(try index.ids.placeIndex(kind: (p.osmKind + 1) % 3, id: p.osmID) == nil)
     }
@@ -294,7 +295,7 @@ import Testing
     let table = try RecordTable(ByteReader(pb, section: "PLACES"))
     var (r, before) = try table.blockStart(0)
     #expect(before == 0)
-    for _ in 0..<5 { _ = try r.varint() }  // key, context, latitude, longitude, type and flags
+    for _ in 0..<4 { _ = try r.varint() }  // context, latitude, longitude, type and flags
     var section = Array(pb)
     section[r.offset] |= 3
     let crafted = MappedBytes(copying: section)
@@ -304,6 +305,9 @@ import Testing
       contexts: try ContextTable(cb, fileOffset: cs.offset, stringCount: strings.count),
       importance: try {
         let (s, b) = try file.requiredBytes(.importance); return (b, s.offset)
+      }(),
+      ids: try {
+        let (s, b) = try file.requiredBytes(.placeIDs); return (b, s.offset)
       }(),
       stringCount: strings.count, typeListCount: 1)
     #expect(throws: IndexFormatError.self) { try places.entry(0) }
@@ -321,7 +325,7 @@ import Testing
       try sections.places.match(i, into: &a)
       try sections.places.match(i, into: &b, contexts: decoded.view)
       #expect(a.countryCode == b.countryCode && a.latitudeE7 == b.latitudeE7)
-      #expect(a.longitudeE7 == b.longitudeE7 && a.osmID == b.osmID)
+      #expect(a.longitudeE7 == b.longitudeE7 && a.typeList == b.typeList)
       // From IMPORTANCE: searched by rank for `a`, read from the decoded array for `b`.
       #expect(a.importance == b.importance && a.importance == [9000, 100, 50][i])
     }
@@ -414,9 +418,8 @@ struct OpenedSections {
     let (pb, po) = try bytes(.places)
     places = try PlaceTable(
       pb, fileOffset: po, contexts: contexts, importance: try bytes(.importance),
-      stringCount: strings.count, typeListCount: types.lists.count)
-    let (ib, io) = try bytes(.placeIDs)
-    ids = try PlaceIDTable(ib, fileOffset: io, places: places)
+      ids: try bytes(.placeIDs), stringCount: strings.count, typeListCount: types.lists.count)
+    ids = places.ids
   }
 }
 

@@ -52,7 +52,7 @@ func open(_ bytes: [UInt8]) throws -> IndexFile {
   @Test func headerBytesMatchTheDocumentedLayout() throws {
     let b = tinyImage()
     #expect(Array(b[0..<8]) == [0x89, 0x50, 0x4C, 0x49, 0x44, 0x58, 0x0D, 0x0A])
-    #expect(b[8] == 5 && b[9] == 0)  // major 5, little-endian
+    #expect(b[8] == 6 && b[9] == 0)  // major 6, little-endian
     #expect(b[10] == 0 && b[11] == 0)  // minor 0
     let length = b[16..<24].enumerated().reduce(UInt64(0)) {
       $0 | UInt64($1.element) << (8 * UInt64($1.offset))
@@ -90,7 +90,7 @@ func open(_ bytes: [UInt8]) throws -> IndexFile {
     let (pb, po) = try sectionBytes(f, .places)
     let places = try PlaceTable(
       pb, fileOffset: po, contexts: contexts, importance: try sectionBytes(f, .importance),
-      stringCount: strings.count, typeListCount: 2)
+      ids: try sectionBytes(f, .placeIDs), stringCount: strings.count, typeListCount: 2)
     let e = try places.entry(0)
     #expect(e.osmID == 240_109_189 && e.osmKind == 0)
     #expect(try strings.string(e.primaryText) == "Café Zürich")
@@ -113,8 +113,7 @@ func open(_ bytes: [UInt8]) throws -> IndexFile {
     #expect(try words(of: 0, .alternative) == [])
     let e1 = try places.entry(1)
     #expect(e1.latitudeE7 == -337_000_000 && e1.longitudeE7 == 1_512_000_000)
-    let (ib, io) = try sectionBytes(f, .placeIDs)
-    let ids = try PlaceIDTable(ib, fileOffset: io, places: places)
+    let ids = places.ids
     #expect(try ids.placeIndex(kind: 1, id: 4444) == 1)
     #expect(try ids.placeIndex(kind: 0, id: 4444) == nil)
     #expect(try ids.placeIndex(kind: 0, id: 77) == 2)
@@ -143,6 +142,43 @@ func open(_ bytes: [UInt8]) throws -> IndexFile {
     return (b, s.offset)
   }
 
+  /// The tiny image's three keys, N240109189, W4444 and N77, are 960436756, 17777 and 308:
+  /// sorted, 308, 17777, 960436756, so the ranks are 2, 1, 0. The universe over three keys
+  /// leaves 28 low bits; the high parts 0, 0, 3 set bits 0, 1 and 3 + 2.
+  @Test func placeIDsBytesMatchTheDocumentedLayout() throws {
+    let file = try open(tinyImage())
+    let (b, _) = try sectionBytes(file, .placeIDs)
+    let expected: [UInt8] =
+      [3, 0, 0, 0, 28, 2, 0, 0]  // count, low bits, rank bits, zero
+      + [1, 0, 0, 0]  // one word of high bits
+      + [0, 0, 0, 0]  // sample 0: key 0's bit is bit 0
+      + [0b10_0011, 0, 0, 0, 0, 0, 0, 0]  // bits 0, 1 and 5
+      // 308 | 17777 << 28 | (960436756 - 3 << 28) << 56, in 84 bits
+      + [0x34, 0x01, 0x00, 0x10, 0x57, 0x04, 0x00, 0x14, 0x1A, 0x3F, 0x09]
+      + [0b00_01_10]  // ranks 2, 1, 0 in two bits each
+    #expect(Array(b) == expected)
+  }
+
+  /// Each fault of the PLACE IDS layout above, made in the tiny image's section, is named by
+  /// verify.
+  @Test(arguments: [
+    (12, 1, "sample 0"), (16, 0b10_0111, "bits set"), (35, 0b00_1010, "rank 2 given twice"),
+    (28, 0, "keys not increasing"),
+  ])
+  func placeIDsFaultsAreNamed(at: Int, value: UInt8, reason: String) throws {
+    let file = try open(tinyImage())
+    var b = Array(try sectionBytes(file, .placeIDs).0)
+    b[at] = value
+    if at == 28 { b[27] &= 0x0F; b[29] = 0; b[30] = 0 }  // key 1: 0, below key 0's 308
+    let bytes = MappedBytes(copying: b)
+    let ids = try PlaceIDTable(bytes.buffer, fileOffset: 0, placeCount: 3)
+    #expect {
+      try ids.verify()
+    } throws: {
+      "\($0)".contains(reason) && "\($0)".contains("PLACE IDS")
+    }
+  }
+
   @Test func wrongMagicIsNotAnIndex() {
     var b = tinyImage()
     b[1] = 0x51
@@ -154,7 +190,7 @@ func open(_ bytes: [UInt8]) throws -> IndexFile {
     b[8] = 3
     #expect(
       throws: IndexFormatError.unsupportedVersion(
-        path: "tiny.placeidx", expected: 5, got: 3, gotMinor: 0)
+        path: "tiny.placeidx", expected: 6, got: 3, gotMinor: 0)
     ) {
       try open(b)
     }

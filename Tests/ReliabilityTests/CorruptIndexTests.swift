@@ -250,7 +250,7 @@ struct CorruptIndexTests {
   }
 
   /// A PLACES section (a record table, RecordTable.swift) whose first record's latitude (after
-  /// its key and context id) is the zigzag varint of Int64.min (ten bytes, the largest a
+  /// its context id) is the zigzag varint of Int64.min (ten bytes, the largest a
   /// varint may be); the offsets of the records after it move with it.
   static func minimumFirstLatitude(_ section: [UInt8]) -> [UInt8] {
     func u32(_ at: Int) -> Int {
@@ -264,7 +264,7 @@ struct CorruptIndexTests {
     let blocks = (count + 3) / 4
     let blockTable = 8 + 4 * groups
     let recordStart = blockTable + 2 * blocks
-    let latStart = varintEnd(section, varintEnd(section, recordStart))
+    let latStart = varintEnd(section, recordStart)
     let latEnd = varintEnd(section, latStart)
     var out = section
     out.replaceSubrange(latStart..<latEnd, with: Array(repeating: 0xFF, count: 9) + [0x01])
