@@ -13,7 +13,8 @@
 // The writer gives each place a context for its street part under a parent for its area part
 // (country, admin components, the secondary parts after the street's): the places of a town
 // share one parent. Contexts that records point to come first, the most used first (small
-// ids); parents follow. The reference point is the position of the context's first place.
+// ids); parents follow. The reference point is the median latitude and the median longitude
+// of the context's places.
 
 /// Reads the shared address contexts of places.
 public struct ContextTable: @unchecked Sendable {

@@ -3,8 +3,8 @@
 /// A place's context splits into an area part (country, the secondary parts after the last one
 /// that names its street, and the admin components) and a street part (the rest). Places with
 /// the same area part share a parent context holding it; places with the same street part and
-/// parent share a context holding the rest and a reference point (the position of the first by
-/// rank).
+/// parent share a context holding the rest and a reference point (the median of their
+/// positions).
 struct ContextTableWriter {
   /// The context id of each place.
   private(set) var placeContext: [Int] = []
@@ -89,16 +89,25 @@ struct ContextTableWriter {
     let order = children.indices.sorted { uses[$0] != uses[$1] ? uses[$0] > uses[$1] : $0 < $1 }
     var newID = [Int](repeating: 0, count: children.count)
     for (id, c) in order.enumerated() { newID[c] = id }
+    // The reference point: the median latitude and the median longitude of the context's
+    // places, which make the records' differences from it smallest.
+    var members = [[Int]](repeating: [], count: children.count)
+    for (i, c) in placeChild.enumerated() { members[c].append(i) }
+    func median(_ values: [Int32]) -> Int32 { values.sorted()[(values.count - 1) / 2] }
     var table = ItemTableWriter()
-    for c in order.map({ children[$0] }) {
-      let first = places[c.first]
+    for k in order {
+      let c = children[k]
+      let point = (
+        median(members[k].map { places[$0].latitudeE7 }),
+        median(members[k].map { places[$0].longitudeE7 })
+      )
       var w = ByteWriter()
       w.varint(c.parent.map { children.count + $0 + 1 } ?? 0)
-      w.zigzag(Int64(first.latitudeE7))
-      w.zigzag(Int64(first.longitudeE7))
+      w.zigzag(Int64(point.0))
+      w.zigzag(Int64(point.1))
       w.append(split[c.first].street)
       table.append(w.bytes)
-      reference.append((first.latitudeE7, first.longitudeE7))
+      reference.append(point)
     }
     for base in parentBase {
       var w = ByteWriter()
