@@ -3,15 +3,26 @@
 //   u32 blockSize B                   items per block: a power of two, 1...256
 //   u32 blockOffsets[ceil(count / B)] offset of each block's first item from the start of the
 //                                     item area; block b holds items bB ..< bB + B
-//   item area: per item: varint byte length, then that many bytes
+//   item area: per item: varint byte length, then that many bytes; or, in POSTINGS, the items
+//   back to back with no lengths (an item's fields say where it ends: Postings.swift)
 // Item i is found by reading blockOffsets[i / B] and skipping i % B items by their lengths:
 // 4 / B bytes of table per item instead of a 4-byte offset, for at most B - 1 skips per
 // lookup. The writer uses B = 16.
 
+/// How the items of an item table say where they end.
+public enum ItemFraming: Sendable {
+  /// Each item starts with its byte length.
+  case lengthPrefixed
+  /// Items have no lengths: POSTINGS items, whose fields say where they end
+  /// (``Postings/itemEnd(_:)``).
+  case postings
+}
+
 /// Reads variable-length items stored in blocks of ``blockSize``, each item prefixed by its
-/// byte length.
+/// byte length or saying itself where it ends.
 public struct ItemTable: @unchecked Sendable {
   let reader: ByteReader
+  let framing: ItemFraming
   /// Number of items.
   public let count: Int
   /// Items per block.
@@ -20,7 +31,8 @@ public struct ItemTable: @unchecked Sendable {
   let itemStart: Int
 
   /// Reads the table header at the start of `reader`'s buffer.
-  public init(_ reader: ByteReader) throws {
+  public init(_ reader: ByteReader, framing: ItemFraming = .lengthPrefixed) throws {
+    self.framing = framing
     var r = reader
     r.offset = 0
     let count = Int(try r.u32())
@@ -55,14 +67,30 @@ public struct ItemTable: @unchecked Sendable {
     return r
   }
 
-  /// The item at `r`'s offset, moving `r` past it.
+  /// Moves `r` past the framing of the item at its offset; returns the item's byte length.
   @inline(__always)
-  private func next(_ r: inout ByteReader) throws -> ByteReader {
+  private func length(_ r: inout ByteReader) throws -> Int {
     let at = r.offset
-    let length = try r.varint(below: r.remaining + 1)
+    let length: Int
+    switch framing {
+    case .lengthPrefixed: length = try r.varint(below: r.remaining + 1)
+    case .postings:
+      let e = try Postings.itemEnd(r)
+      guard e >= at, e <= r.buffer.count else {
+        throw r.fault("item ends past the section", at: at)
+      }
+      length = e - at
+    }
     guard length <= r.remaining else {
       throw r.fault("item of \(length) bytes runs past the end", at: at)
     }
+    return length
+  }
+
+  /// The item at `r`'s offset, moving `r` past it.
+  @inline(__always)
+  private func next(_ r: inout ByteReader) throws -> ByteReader {
+    let length = try length(&r)
     defer { r.offset += length }
     return ByteReader(
       UnsafeRawBufferPointer(rebasing: r.buffer[r.offset..<(r.offset + length)]),
@@ -73,11 +101,7 @@ public struct ItemTable: @unchecked Sendable {
   @inline(__always)
   private func itemStart(_ index: Int) throws -> ByteReader {
     var r = try blockStart(index)
-    for _ in 0..<(index & (blockSize - 1)) {
-      let length = try r.varint(below: r.remaining + 1)
-      r.offset += length
-      guard r.offset <= r.buffer.count else { throw r.fault("item runs past the end") }
-    }
+    for _ in 0..<(index & (blockSize - 1)) { r.offset += try length(&r) }
     return r
   }
 
@@ -133,19 +157,23 @@ public struct ItemTableWriter: Sendable {
   private var data = ByteWriter()
   /// Items per block.
   public let blockSize: Int
+  /// Whether each item is written after its byte length.
+  public let lengthPrefixed: Bool
   /// Number of items appended.
   public private(set) var count = 0
 
-  /// Creates an empty table with `blockSize` items per block (a power of two, 1...256).
-  public init(blockSize: Int = 16) {
+  /// Creates an empty table with `blockSize` items per block (a power of two, 1...256), whose
+  /// items are prefixed by their lengths unless they say themselves where they end.
+  public init(blockSize: Int = 16, lengthPrefixed: Bool = true) {
     precondition(blockSize >= 1 && blockSize <= 256 && blockSize & (blockSize - 1) == 0)
     self.blockSize = blockSize
+    self.lengthPrefixed = lengthPrefixed
   }
 
   /// Appends one item.
   public mutating func append(_ item: [UInt8]) {
     if count % blockSize == 0 { blockOffsets.append(UInt32(data.count)) }
-    data.varint(item.count)
+    if lengthPrefixed { data.varint(item.count) }
     data.append(item)
     count += 1
   }

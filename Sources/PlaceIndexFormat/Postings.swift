@@ -1,16 +1,18 @@
 // POSTINGS section layout: an item table (ItemTable.swift) with one item per token, in token
-// order: the places whose primary name carries the token, then, when there are any, the
-// places that carry it only in an alternative name, then those that carry it only in their
-// context (address, admin areas). Records hold no tokens: a query learns from these lists
-// alone where each typed word lies in a place. An item (all varints):
+// order, and no item lengths: the places whose primary name carries the token, then, when
+// there are any, the places that carry it only in an alternative name, then those that carry
+// it only in their context (address, admin areas). Records hold no tokens: a query learns
+// from these lists alone where each typed word lies in a place. An item (all varints):
 //   (n << 3) | (c << 2) | (a << 1) | encoding   the name list: n places; a = 1: an
 //                                    alternative-name list follows; c = 1: a context list
 //                                    follows; encoding 0 = gaps, 1 = bitmap
-//   [byte length of the name list's places]   when a = 1 or c = 1
+//   [byte length of the name list's places]   see below
 //   the name list's places
-//   [(m << 1) | encoding, [byte length of its places when c = 1], the alternative-name
-//    list's m places]                 when a = 1
-//   [(k << 1) | encoding, then the context list's k places, to the item's end]   when c = 1
+//   [(m << 1) | encoding, [byte length], the alternative-name list's m places]   when a = 1
+//   [(k << 1) | encoding, [byte length], the context list's k places]   when c = 1
+// A list's byte length is written unless the list ends the item, is gaps and holds fewer
+// than 16 places: then the item ends after its places' varints. (Most tokens have one short
+// list: their items need no length at all, and skipping one reads at most 15 varints.)
 // A list's places:
 //   gaps:    the first place index, then the gap to each next one
 //   bitmap:  the first place index f, then bytes whose bit i (low bit first) is set when place
@@ -59,8 +61,62 @@ public struct Postings: @unchecked Sendable {
 
   /// Reads the section header; `placeCount` bounds every place index.
   public init(_ bytes: UnsafeRawBufferPointer, fileOffset: Int, placeCount: Int) throws {
-    items = try ItemTable(ByteReader(bytes, section: "POSTINGS", fileOffset: fileOffset))
+    items = try ItemTable(
+      ByteReader(bytes, section: "POSTINGS", fileOffset: fileOffset),
+      framing: .postings)
     self.placeCount = placeCount
+  }
+
+  /// Gap lists of fewer places than this end their item without a byte length.
+  static let lengthlessBelow = 16
+
+  /// Whether a list of `count` places is written after its byte length.
+  @inline(__always)
+  static func hasLength(count: Int, bitmap: Bool, last: Bool) -> Bool {
+    !last || bitmap || count >= lengthlessBelow
+  }
+
+  /// Reads a list's byte length, if it has one, and returns where the list ends: without a
+  /// length, at the end of `r`'s buffer (the item's).
+  @inline(__always)
+  private static func listEnd(_ r: inout ByteReader, count: Int, bitmap: Bool, last: Bool)
+    throws -> Int
+  {
+    guard hasLength(count: count, bitmap: bitmap, last: last) else { return r.buffer.count }
+    let length = try r.varint(below: r.remaining + 1)
+    return r.offset + length
+  }
+
+  /// Where the item at `r`'s offset ends: past its lists' lengths, or past the varints of a
+  /// last list that has none. (The lists' contents are checked when they are read.)
+  @inline(__always)
+  static func itemEnd(_ r: ByteReader) throws -> Int {
+    var r = r
+    let head = try r.varint(below: .max)
+    let (a, c) = (head & 2 != 0, head & 4 != 0)
+    try skipList(&r, head: head, shift: 3, last: !a && !c)
+    if a { try skipList(&r, head: try r.varint(below: .max), shift: 1, last: !c) }
+    if c { try skipList(&r, head: try r.varint(below: .max), shift: 1, last: true) }
+    return r.offset
+  }
+
+  /// Moves `r` past the list whose head (count << shift | ... | encoding) it has just read:
+  /// past its byte length and places, or past the varints of a short last gap list (counted
+  /// by their last bytes, below 0x80; reading the list checks them).
+  @inline(__always)
+  private static func skipList(_ r: inout ByteReader, head: Int, shift: Int, last: Bool) throws {
+    var count = head >> shift
+    if hasLength(count: count, bitmap: head & 1 == 1, last: last) {
+      r.offset += try r.varint(below: r.remaining + 1)
+      return
+    }
+    var o = r.offset
+    while count > 0 {
+      guard o < r.buffer.count else { throw r.fault("list runs past the end", at: r.offset) }
+      if r.buffer[o] < 0x80 { count -= 1 }
+      o += 1
+    }
+    r.offset = o
   }
 
   /// A cursor over the places that carry `token` in `part`.
@@ -113,31 +169,25 @@ public struct Postings: @unchecked Sendable {
     var none = r
     none.offset = r.buffer.count
     let empty = PostingsCursor(reader: none, remaining: 0, count: 0, placeCount: placeCount)
+    var end = try Self.listEnd(
+      &r, count: head >> 3, bitmap: head & 1 == 1, last: !hasAlternative && !hasContext)
+    let names = try cursor(r, end: end, count: head >> 3, bitmap: head & 1 == 1)
     guard hasAlternative || hasContext else {
-      let names = try cursor(r, end: r.buffer.count, count: head >> 3, bitmap: head & 1 == 1)
       return PostingsLists(name: names, alternative: empty, context: empty)
     }
-    var length = try r.varint(below: r.remaining + 1)
-    var end = r.offset + length
-    let names = try cursor(r, end: end, count: head >> 3, bitmap: head & 1 == 1)
     r.offset = end
     var alternative = empty
     if hasAlternative {
       let altHead = try r.varint(below: 2 * placeCount + 2)
-      if hasContext {
-        length = try r.varint(below: r.remaining + 1)
-        end = r.offset + length
-      } else {
-        end = r.buffer.count
-      }
+      end = try Self.listEnd(&r, count: altHead >> 1, bitmap: altHead & 1 == 1, last: !hasContext)
       alternative = try cursor(r, end: end, count: altHead >> 1, bitmap: altHead & 1 == 1)
       r.offset = end
     }
     var context = empty
     if hasContext {
       let contextHead = try r.varint(below: 2 * placeCount + 2)
-      context = try cursor(
-        r, end: r.buffer.count, count: contextHead >> 1, bitmap: contextHead & 1 == 1)
+      end = try Self.listEnd(&r, count: contextHead >> 1, bitmap: contextHead & 1 == 1, last: true)
+      context = try cursor(r, end: end, count: contextHead >> 1, bitmap: contextHead & 1 == 1)
     }
     return PostingsLists(name: names, alternative: alternative, context: context)
   }
@@ -295,17 +345,19 @@ public enum PostingsWriter {
   public static func serialize(_ lists: [(names: [Int], alternative: [Int], context: [Int])])
     -> [UInt8]
   {
-    var table = ItemTableWriter()
+    var table = ItemTableWriter(lengthPrefixed: false)
     for (names, alternative, context) in lists {
       var w = ByteWriter()
       let a = !alternative.isEmpty
       let c = !context.isEmpty
       // A list: its head (count, flags, encoding in the low bit), its byte length unless it
-      // ends the item, its places.
+      // is a short gap list that ends the item, its places.
       func append(_ list: [Int], flags: Int, shift: Int, last: Bool) {
         let (bitmap, bytes) = places(list)
         w.varint(list.count << shift | flags | (bitmap ? 1 : 0))
-        if !last { w.varint(bytes.count) }
+        if Postings.hasLength(count: list.count, bitmap: bitmap, last: last) {
+          w.varint(bytes.count)
+        }
         w.append(bytes)
       }
       append(names, flags: (c ? 4 : 0) | (a ? 2 : 0), shift: 3, last: !a && !c)

@@ -14,30 +14,35 @@ import Testing
   @Test func postingsBytesMatchTheDocumentedLayout() throws {
     let bytes = PostingsWriter.serialize([
       ([3, 300], [], []), ([7], [], Array(100..<140)), (Array(200..<240), [9], [5]),
-      ([1], [2, 4], []),
+      ([1], [2, 4], []), (Array(stride(from: 0, through: 300, by: 20)), [], []),
     ])
-    var expected: [UInt8] = [4, 0, 0, 0]  // u32 count
+    var expected: [UInt8] = [5, 0, 0, 0]  // u32 count
     expected += [16, 0, 0, 0]  // u32 block size
     expected += [0, 0, 0, 0]  // block 0 starts at item-area offset 0
-    // Token 0, length 4: n = 2, no other list, gaps: 2 << 3; then 3 and gap 297 = A9 02.
-    expected += [4, 16, 3, 0xA9, 0x02]
-    // Token 1, length 10: n = 1 with c = 1, gaps: 1 << 3 | 4; the name places' length 1; 7;
-    // the context list: k = 40, bitmap: 40 << 1 | 1 = 81; first place 100; 5 bytes of ones.
-    expected += [10, 12, 1, 7, 81, 100, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF]
-    // Token 2, length 15: n = 40 with c = 1 and a = 1, bitmap: 40 << 3 | 7 = 327 = C7 02; the
-    // name places' length 7: first place 200 = C8 01 and 5 bytes of ones; the alternative
-    // list: m = 1, gaps: 2, its length 1, 9; the context list: k = 1, gaps: 2; 5.
-    expected += [15, 0xC7, 0x02, 7, 0xC8, 0x01, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 2, 1, 9, 2, 5]
-    // Token 3, length 6: n = 1 with a = 1, gaps: 1 << 3 | 2; length 1; 1; the alternative
-    // list to the item's end: m = 2, gaps: 4; 2 and gap 2.
-    expected += [6, 10, 1, 1, 4, 2, 2]
+    // Token 0: n = 2, no other list, gaps: 2 << 3; a short gap list ends the item without a
+    // length: 3 and gap 297 = A9 02.
+    expected += [16, 3, 0xA9, 0x02]
+    // Token 1: n = 1 with c = 1, gaps: 1 << 3 | 4; the name places' length 1; 7; the context
+    // list: k = 40, bitmap: 40 << 1 | 1 = 81; a bitmap has its length, 6; first place 100; 5
+    // bytes of ones.
+    expected += [12, 1, 7, 81, 6, 100, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF]
+    // Token 2: n = 40 with c = 1 and a = 1, bitmap: 40 << 3 | 7 = 327 = C7 02; the name
+    // places' length 7: first place 200 = C8 01 and 5 bytes of ones; the alternative list:
+    // m = 1, gaps: 2, its length 1, 9; the context list: k = 1, gaps: 2; no length; 5.
+    expected += [0xC7, 0x02, 7, 0xC8, 0x01, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 2, 1, 9, 2, 5]
+    // Token 3: n = 1 with a = 1, gaps: 1 << 3 | 2; length 1; 1; the alternative list ends the
+    // item: m = 2, gaps: 4; no length; 2 and gap 2.
+    expected += [10, 1, 1, 4, 2, 2]
+    // Token 4: n = 16, gaps: 16 << 3 = 80 01; 16 places end the item, but with a length: 16;
+    // 0 and 15 gaps of 20.
+    expected += [0x80, 0x01, 16, 0] + Array(repeating: 20, count: 15)
     #expect(bytes == expected)
     let mapped = MappedBytes(copying: bytes)
     let postings = try Postings(mapped.buffer, fileOffset: 0, placeCount: 300)
     #expect(throws: IndexFormatError.self) { try postings.verify() }  // place 300 of 300
     let wider = try Postings(mapped.buffer, fileOffset: 0, placeCount: 301)
     try wider.verify()
-    #expect(try wider.length(of: 0..<4) == 2 + 41 + 42 + 3)
+    #expect(try wider.length(of: 0..<5) == 2 + 41 + 42 + 3 + 16)
     func places(_ token: Int, _ part: PostingsPart) throws -> [Int] {
       var c = try wider.list(token, part)
       var out: [Int] = []
@@ -46,6 +51,7 @@ import Testing
     }
     #expect(try places(2, .alternative) == [9] && places(2, .context) == [5])
     #expect(try places(3, .alternative) == [2, 4] && places(3, .context) == [])
+    #expect(try places(4, .name) == Array(stride(from: 0, through: 300, by: 20)))
   }
 
   /// Seeded property test: items of random lengths come back as written across block edges.
@@ -150,13 +156,13 @@ import Testing
   }
 
   @Test func aBitmapWithMorePlacesThanItsCountFailsVerification() throws {
-    // The name list alone (to the item's end), and the name list before a context list.
+    // The name list alone (ending the item), and the name list before a context list.
     for context in [[], [70]] {
       var bytes = PostingsWriter.serialize([(Array(0..<64), [], context)])
       let flag: UInt8 = context.isEmpty ? 1 : 5
-      #expect(bytes[13] == 0x80 | flag && bytes[14] == 0x04)  // 64 << 3 | flag
-      bytes[13] = 0xF8 | flag  // the count says 63 (63 << 3 | flag), the bitmap holds 64
-      bytes[14] = 0x03
+      #expect(bytes[12] == 0x80 | flag && bytes[13] == 0x04)  // 64 << 3 | flag
+      bytes[12] = 0xF8 | flag  // the count says 63 (63 << 3 | flag), the bitmap holds 64
+      bytes[13] = 0x03
       let mapped = MappedBytes(copying: bytes)
       let p = try Postings(mapped.buffer, fileOffset: 0, placeCount: 80)
       #expect(throws: IndexFormatError.self) { try p.verify() }

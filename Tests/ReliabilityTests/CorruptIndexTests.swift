@@ -222,10 +222,14 @@ struct CorruptIndexTests {
     return writer.image()
   }
 
-  /// The items of an item-table section (ItemTable.swift), and its block size.
+  /// The items of a POSTINGS section (an item table without item lengths, ItemTable.swift),
+  /// and its block size.
   static func items(_ section: [UInt8]) -> (items: [[UInt8]], blockSize: Int) {
     let mapped = MappedBytes(copying: section)
-    guard let table = try? ItemTable(ByteReader(mapped.buffer, section: "TEST")) else {
+    guard
+      let table = try? ItemTable(
+        ByteReader(mapped.buffer, section: "TEST"), framing: .postings)
+    else {
       return ([], 16)
     }
     var items: [[UInt8]] = []
@@ -235,9 +239,9 @@ struct CorruptIndexTests {
     return (items, table.blockSize)
   }
 
-  /// An item table of `items`.
+  /// A POSTINGS item table of `items`.
   static func table(_ items: [[UInt8]], blockSize: Int) -> [UInt8] {
-    var w = ItemTableWriter(blockSize: blockSize)
+    var w = ItemTableWriter(blockSize: blockSize, lengthPrefixed: false)
     for item in items { w.append(item) }
     return w.bytes
   }
