@@ -181,7 +181,7 @@ enum Report {
       r.extracts.map { e in
         [
           e.name, "\(e.places)", bytes(e.size.indexBytes),
-          String(format: "%.0f", e.size.bytesPerPlace),
+          String(format: "%.1f", e.size.bytesPerPlace),
           bytes(e.size.peerBytes), String(format: "%.0f", e.size.peerBytesPerPlace),
           x(e.size.ratio),
         ]

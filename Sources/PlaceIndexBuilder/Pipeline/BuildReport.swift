@@ -41,7 +41,7 @@ public struct BuildReport: Sendable {
       "missing   \(collect.missingNodeRefs) node refs in ways, \(collect.missingNodeMembers) node / \(collect.missingWayMembers) way / \(collect.missingRelationMembers) relation members; \(collect.waysWithoutGeometry) ways without geometry; \(collect.duplicateElements) duplicate and \(collect.negativeIDs) negative ids",
       "places    \(places) (\(assemble.routesMerged) street ways merged into routes, \(assemble.streetPartsSkipped) sidewalks and crossings left out, \(assemble.unmapped) named places without a mapped type)",
       "admin     \(adminAreas) boundary areas; country \(pct(assemble.withCountry)), locality \(pct(assemble.withLocality)), full address \(pct(assemble.withFullAddress))",
-      "index     \(output): \(indexBytes) bytes, \(tokens) tokens, \(places == 0 ? 0 : indexBytes / places) bytes/place"
+      "index     \(output): \(indexBytes) bytes, \(tokens) tokens, \(String(format: "%.1f", places == 0 ? 0 : Double(indexBytes) / Double(places))) bytes/place"
         + (shards.isEmpty ? "" : " in \(shards.count) shards"),
       "time      \(String(format: "%.2f", seconds)) s (reading \(String(format: "%.2f", readSeconds)) s)",
     ]
