@@ -5,9 +5,9 @@
 //                                     item area; block b holds items bB ..< bB + B
 //   item area: per item: varint byte length, then that many bytes; or, in POSTINGS, the items
 //   back to back with no lengths (an item's fields say where it ends: Postings.swift)
-// Item i is found by reading blockOffsets[i / B] and skipping i % B items by their lengths:
-// 4 / B bytes of table per item instead of a 4-byte offset, for at most B - 1 skips per
-// lookup. The writer uses B = 16.
+// Item i is found by reading blockOffsets[i / B] and skipping i % B items by their lengths
+// (in POSTINGS, by their fields): 4 / B bytes of table per item instead of a 4-byte offset, for
+// at most B - 1 skips per lookup. The writer uses B = 16.
 
 /// How the items of an item table say where they end.
 public enum ItemFraming: Sendable {
