@@ -1,226 +1,252 @@
-// PLACE IDS section layout: every place's element key (osmID << 2) | kind, as one sorted
-// Elias–Fano sequence, and each place's position in that sequence:
+// PLACE IDS section layout: every place's element key kind × idLimit + osmID (kind 0 node, 1
+// way, 2 relation), in rank order, as one Elias–Fano sequence. Places of equal importance are
+// ranked by kind, then id, that is by key, so the keys in rank order fall into a few
+// increasing runs (67 for the 8,520 places of the largest extract); a new run starts wherever
+// a key is not greater than the one before. Place i, in run r_i, has the high part
+// h_i = r_i × span + (key_i >> L) and the low part key_i & (2^L - 1); the pairs (h_i, low_i)
+// strictly increase:
 //   u32 count                  equals the place count
-//   u8  lowBits                L (0...40): the low L bits of each key are stored as they are
-//   u8  rankBits               width of each rank: enough for count - 1, at least 1
-//   u16 zero
+//   u8  lowBits                L (0...56)
+//   u8  zero, u16 zero
+//   u32 runs                   number of runs: at least 1 when there are places
 //   u32 highWords              length of the high bits in 64-bit words
-//   u32 samples[ceil(count / 64)]   sample s: the bit position in the high bits of key 64s's bit
-//   u64 high[highWords]        key i of the sorted keys (strictly increasing) sets bit
-//                              (key_i >> L) + i, counting from bit 0 of word 0; no other bit
-//                              is set
-//   low bits                   count × L bits, low bits first: key i & (2^L - 1)
-//   ranks                      count × rankBits bits, low bits first: entry p is the position
-//                              of place p's key among the sorted keys
-// A place's key is its rank's sorted key: one sample, a few words of high bits and one low
-// field. Place details find an ID by binary search over the sorted keys, then the place whose
-// rank that is by a scan of the ranks. Per place of the largest extract (8,520 places, keys
-// below 2^35): 21 low bits, 2.9 high bits, 0.5 bits of samples and 14 bits of rank.
+//   u64 idLimit                one more than the largest id (at most 2^60)
+//   u64 span                   (largest key >> L) + 1
+//   u32 samples[ceil(count / 64)]   sample s: the bit position in the high bits of place 64s
+//   u64 high[highWords]        place i sets bit h_i + i, counting from bit 0 of word 0; no
+//                              other bit is set (so h_i = (position of the i-th set bit) - i)
+//   low bits                   count × L bits, low bits first: low_i
+// A place's key is one sample, a few words of high bits and one low field. Place details find
+// an ID by a binary search per run. Per place of the largest extract (67 runs): 26 low bits,
+// 2.9 high bits and 0.5 bits of samples, where the sorted keys and each place's position among
+// them took 38.4 bits.
 
 /// The element keys of the places: a place's OSM kind and id, and the place of an OSM element.
 public struct PlaceIDTable: @unchecked Sendable {
-  /// Keys per sample.
+  /// Places per sample.
   static let sampleEvery = 64
+  /// Size of the header before the samples.
+  static let headerSize = 32
+  /// The largest id limit: keys of three kinds stay below 2^62.
+  static let maximumIDLimit: UInt64 = 1 << 60
+  /// The widest low part: a packed field of up to 56 bits is read in one 64-bit word.
+  static let maximumLowBits = 56
   let reader: ByteReader
   /// Number of places.
   public let count: Int
   let lowBits: Int
-  let rankBits: Int
+  let runs: Int
+  let idLimit: UInt64
+  let span: Int
   let highWords: Int
   let highStart: Int
   let lowStart: Int
-  let ranksStart: Int
 
   /// Reads the section header, checking that the parts fit; `placeCount` is PLACES' count.
   public init(_ bytes: UnsafeRawBufferPointer, fileOffset: Int, placeCount: Int) throws {
     var r = ByteReader(bytes, section: "PLACE IDS", fileOffset: fileOffset)
     count = Int(try r.u32())
     lowBits = Int(try r.u8())
-    rankBits = Int(try r.u8())
+    _ = try r.u8()
     _ = try r.u16()
+    runs = Int(try r.u32())
     highWords = Int(try r.u32())
+    idLimit = try r.u64()
+    let span = try r.u64()
     guard count == placeCount else {
       throw r.fault("\(count) keys for \(placeCount) places", at: 0)
     }
-    guard lowBits <= 40 else { throw r.fault("\(lowBits) low bits, more than 40", at: 4) }
-    guard rankBits >= 1, rankBits <= 32, count == 0 || (count - 1) >> rankBits == 0 else {
-      throw r.fault("rank width \(rankBits) bits cannot hold \(count) places", at: 5)
+    guard lowBits <= Self.maximumLowBits else {
+      throw r.fault("\(lowBits) low bits, more than \(Self.maximumLowBits)", at: 4)
     }
-    guard highWords >= (count + 63) / 64 else {
-      throw r.fault("\(highWords) words of high bits for \(count) keys", at: 8)
+    guard runs <= count, (runs == 0) == (count == 0) else {
+      throw r.fault("\(runs) runs for \(count) places", at: 8)
     }
-    highStart = 12 + 4 * ((count + PlaceIDTable.sampleEvery - 1) / PlaceIDTable.sampleEvery)
+    guard idLimit >= 1, idLimit <= Self.maximumIDLimit else {
+      throw r.fault("id limit \(idLimit) is not 1...2^60", at: 16)
+    }
+    // Every high part is below runs × span, and the high bits must hold them all.
+    let (highs, overflow) = Int(clamping: span).multipliedReportingOverflow(by: runs)
+    guard span >= 1, span < 1 << 62, !overflow, highs <= 64 * highWords - count else {
+      throw r.fault("\(runs) runs of span \(span) do not fit \(highWords) words", at: 24)
+    }
+    self.span = Int(span)
+    highStart =
+      Self.headerSize + 4 * ((count + Self.sampleEvery - 1) / Self.sampleEvery)
     lowStart = highStart + 8 * highWords
-    ranksStart = lowStart + (count * lowBits + 7) / 8
-    guard ranksStart + (count * rankBits + 7) / 8 <= bytes.count else {
+    guard lowStart + (count * lowBits + 7) / 8 <= bytes.count else {
       throw r.fault("\(count) keys run past the end of the section", at: 0)
     }
     reader = r
   }
 
-  /// The position in the high bits of key `i`'s set bit.
+  /// The position in the high bits of place `i`'s set bit.
   @inline(__always)
   private func highPosition(_ i: Int) throws -> Int {
-    var position = Int(try reader.u32(at: 12, index: i / PlaceIDTable.sampleEvery))
-    var skip = i % PlaceIDTable.sampleEvery
-    var w = position >> 6
+    let s = i / Self.sampleEvery
+    let sample = Int(try reader.u32(at: Self.headerSize, index: s))
+    var skip = i % Self.sampleEvery
+    var w = sample >> 6
     guard w < highWords else {
-      throw reader.fault("sample \(i / 64) points past the high bits", at: 12 + 4 * (i / 64))
+      throw reader.fault("sample \(s) points past the high bits", at: Self.headerSize + 4 * s)
     }
-    var word = try reader.u64(at: highStart, index: w) & (~0 << UInt64(position & 63))
+    var word = try reader.u64(at: highStart, index: w) & (~0 << UInt64(sample & 63))
     while true {
       let ones = word.nonzeroBitCount
       if skip < ones { break }
       skip -= ones
       w += 1
       guard w < highWords else {
-        throw reader.fault("key \(i) runs past the high bits", at: highStart)
+        throw reader.fault("place \(i) runs past the high bits", at: highStart)
       }
       word = try reader.u64(at: highStart, index: w)
     }
     for _ in 0..<skip { word &= word - 1 }
-    position = w << 6 + word.trailingZeroBitCount
-    return position
+    return w << 6 + word.trailingZeroBitCount
   }
 
-  /// The `i`-th smallest key.
-  public func sortedKey(_ i: Int) throws -> UInt64 {
-    guard i >= 0, i < count else { throw reader.fault("key \(i) of \(count)", at: 0) }
-    let high = UInt64(try highPosition(i) - i)
-    let low = try BitPacking.value(
-      reader, start: lowStart, index: i, bits: lowBits, limit: Int.max)
-    return high << UInt64(lowBits) | UInt64(low)
+  /// The low part of place `i`.
+  @inline(__always)
+  private func low(_ i: Int) throws -> UInt64 {
+    UInt64(
+      try BitPacking.value(reader, start: lowStart, index: i, bits: lowBits, limit: Int.max))
   }
 
-  /// The position among the sorted keys of place `index`'s key.
-  func rank(_ index: Int) throws -> Int {
-    try BitPacking.value(reader, start: ranksStart, index: index, bits: rankBits, limit: count)
+  /// The high part h of place `i`.
+  @inline(__always)
+  private func high(_ i: Int) throws -> Int { try highPosition(i) - i }
+
+  /// The key `kind × idLimit + osmID` of a high part and a low part.
+  @inline(__always)
+  private func key(high h: Int, low: UInt64) -> UInt64 {
+    UInt64(h % span) << UInt64(lowBits) | low
   }
 
   /// The OSM kind (0 node, 1 way, 2 relation) and id of place `index`.
   public func element(_ index: Int) throws -> (kind: UInt8, id: Int64) {
-    let key = try sortedKey(try rank(index))
-    guard key & 3 < 3 else {
-      throw reader.fault("place \(index): element kind 3 is not 0, 1 or 2", at: lowStart)
+    guard index >= 0, index < count else {
+      throw reader.fault("place \(index) of \(count)", at: 0)
     }
-    return (UInt8(key & 3), Int64(key >> 2))
+    let key = key(high: try high(index), low: try low(index))
+    guard key / idLimit < 3 else {
+      throw reader.fault(
+        "place \(index): element kind \(key / idLimit) is not 0, 1 or 2", at: lowStart)
+    }
+    return (UInt8(key / idLimit), Int64(key % idLimit))
   }
 
-  /// The place index of element `kind`/`id`, or nil.
+  /// The place index of element `kind`/`id`, or nil: a binary search in each run.
   public func placeIndex(kind: UInt8, id: Int64) throws -> Int? {
-    guard id >= 0, id <= Int64.max >> 2, kind < 3 else { return nil }
-    let target = (UInt64(id) << 2) | UInt64(kind)
-    var lo = 0
-    var hi = count
-    while lo < hi {
-      let mid = (lo + hi) / 2
-      if try sortedKey(mid) < target { lo = mid + 1 } else { hi = mid }
-    }
-    guard lo < count, try sortedKey(lo) == target else { return nil }
-    var found: Int? = nil
-    try forEachRank { index, rank in
-      if rank == lo { found = index }
-      return rank != lo
-    }
-    return found
-  }
-
-  /// Calls `body` with each place index and its rank, in place order, while it returns true.
-  private func forEachRank(_ body: (Int, Int) throws -> Bool) throws {
-    var r = reader
-    r.offset = ranksStart
-    var buffer: UInt64 = 0
-    var held = 0
-    let mask = UInt64(1) << UInt64(rankBits) - 1
-    for index in 0..<count {
-      while held < rankBits {
-        buffer |= UInt64(try r.u8()) << UInt64(held)
-        held += 8
+    guard id >= 0, UInt64(id) < idLimit, kind < 3 else { return nil }
+    let key = UInt64(kind) * idLimit + UInt64(id)
+    let keyHigh = key >> UInt64(lowBits)
+    guard keyHigh < UInt64(span) else { return nil }
+    let keyLow = key & (1 << UInt64(lowBits) - 1)
+    for run in 0..<runs {
+      // The first place whose (high, low) is at least the target's, then a check.
+      let target = run * span + Int(keyHigh)
+      var lo = 0
+      var hi = count
+      while lo < hi {
+        let mid = (lo + hi) / 2
+        let h = try high(mid)
+        if try h < target || (h == target && low(mid) < keyLow) { lo = mid + 1 } else { hi = mid }
       }
-      let rank = Int(buffer & mask)
-      buffer >>= UInt64(rankBits)
-      held -= rankBits
-      guard rank < count else {
-        throw reader.fault("place \(index) has rank \(rank) of \(count)", at: r.offset - 1)
-      }
-      guard try body(index, rank) else { return }
+      if lo < count, try high(lo) == target, try low(lo) == keyLow { return lo }
     }
+    return nil
   }
 
   /// Checks that the high bits hold exactly `count` set bits, that the samples point at
-  /// theirs, that the keys strictly increase and that the ranks are a permutation.
+  /// theirs, that the (high, low) pairs strictly increase within `runs` runs, that every kind
+  /// is 0, 1 or 2, and that no key is given twice.
   public func verify() throws {
     var i = 0
-    var previous: UInt64? = nil
+    var previous: (Int, UInt64)? = nil
+    var keys: [UInt64] = []
+    keys.reserveCapacity(count)
     for w in 0..<highWords {
       var word = try reader.u64(at: highStart, index: w)
       while word != 0 {
         let position = w << 6 + word.trailingZeroBitCount
         word &= word - 1
         guard i < count else {
-          throw reader.fault("more than \(count) bits set in the high bits", at: highStart + 8 * w)
+          throw reader.fault(
+            "more than \(count) bits set in the high bits", at: highStart + 8 * w)
         }
-        let s = i / PlaceIDTable.sampleEvery
-        if i % PlaceIDTable.sampleEvery == 0, Int(try reader.u32(at: 12, index: s)) != position {
-          throw reader.fault("sample \(s) is not key \(i)'s bit \(position)", at: 12 + 4 * s)
+        let s = i / Self.sampleEvery
+        if i % Self.sampleEvery == 0,
+          Int(try reader.u32(at: Self.headerSize, index: s)) != position
+        {
+          throw reader.fault(
+            "sample \(s) is not place \(i)'s bit \(position)", at: Self.headerSize + 4 * s)
         }
-        let low = try BitPacking.value(
-          reader, start: lowStart, index: i, bits: lowBits, limit: Int.max)
-        let key = UInt64(position - i) << UInt64(lowBits) | UInt64(low)
-        if let p = previous, p >= key {
-          throw reader.fault("keys not increasing at key \(i)", at: lowStart + i * lowBits / 8)
+        let h = position - i
+        let low = try low(i)
+        if let (ph, pl) = previous, (ph, pl) >= (h, low) {
+          throw reader.fault("keys not increasing at place \(i)", at: lowStart + i * lowBits / 8)
         }
-        previous = key
+        guard h / span < runs else {
+          throw reader.fault("place \(i) lies in run \(h / span) of \(runs)", at: highStart)
+        }
+        let key = key(high: h, low: low)
+        guard key / idLimit < 3 else {
+          throw reader.fault(
+            "place \(i): element kind \(key / idLimit) is not 0, 1 or 2", at: lowStart)
+        }
+        keys.append(key)
+        previous = (h, low)
         i += 1
       }
     }
     guard i == count else {
       throw reader.fault("\(i) bits set in the high bits for \(count) keys", at: highStart)
     }
-    var seen = [Bool](repeating: false, count: count)
-    try forEachRank { index, rank in
-      guard !seen[rank] else {
-        throw reader.fault(
-          "rank \(rank) given twice (place \(index))", at: ranksStart + index * rankBits / 8)
-      }
-      seen[rank] = true
-      return true
+    keys.sort()
+    for k in 1..<max(keys.count, 1) where keys[k] == keys[k - 1] {
+      throw reader.fault("key \(keys[k]) given to two places", at: lowStart)
     }
   }
 }
 
 /// Writes a PLACE IDS section.
 public enum PlaceIDTableWriter {
-  /// The section bytes for places in rank order; their keys must differ.
+  /// The section bytes for places in rank order; their elements must differ, and their ids
+  /// be below 2^60 (the reader takes no more than 18 digits).
   public static func serialize(_ places: [PlaceRecord]) -> [UInt8] {
-    let keys = places.map { (UInt64($0.osmID) << 2) | UInt64($0.osmKind) }
-    let order = keys.indices.sorted { keys[$0] < keys[$1] }
-    let sorted = order.map { keys[$0] }
-    var ranks = [Int](repeating: 0, count: keys.count)
-    for (position, index) in order.enumerated() { ranks[index] = position }
-    // The width that leaves about one high bit per key: floor(log2(universe / count)).
-    let universe = (sorted.last ?? 0) + 1
-    let ratio = universe / UInt64(max(1, keys.count))
-    let lowBits = min(40, ratio == 0 ? 0 : UInt64.bitWidth - 1 - ratio.leadingZeroBitCount)
-    let highBits = keys.count + Int((sorted.last ?? 0) >> UInt64(lowBits)) + 1
+    let idLimit = UInt64(places.map(\.osmID).max() ?? 0) + 1
+    precondition(idLimit <= PlaceIDTable.maximumIDLimit, "element ids must be below 2^60")
+    let keys = places.map { UInt64($0.osmKind) * idLimit + UInt64($0.osmID) }
+    var run = [Int](repeating: 0, count: keys.count)
+    for i in keys.indices.dropFirst() {
+      run[i] = run[i - 1] + (keys[i] > keys[i - 1] ? 0 : 1)
+    }
+    let runs = keys.isEmpty ? 0 : run[keys.count - 1] + 1
+    let largest = keys.max() ?? 0
+    // About one high bit per place: L = floor(log2(runs × (largest + 1) / count)).
+    let universe = Double(max(runs, 1)) * (Double(largest) + 1) / Double(max(keys.count, 1))
+    let lowBits = universe < 1 ? 0 : min(PlaceIDTable.maximumLowBits, Int(universe.exponent))
+    let span = Int(largest >> UInt64(lowBits)) + 1
+    let highBits = keys.count + runs * span
     var high = [UInt64](repeating: 0, count: (highBits + 63) / 64)
     var samples: [UInt32] = []
-    for (i, key) in sorted.enumerated() {
-      let position = Int(key >> UInt64(lowBits)) + i
+    for (i, key) in keys.enumerated() {
+      let position = run[i] * span + Int(key >> UInt64(lowBits)) + i
       high[position >> 6] |= 1 << UInt64(position & 63)
       if i % PlaceIDTable.sampleEvery == 0 { samples.append(UInt32(position)) }
     }
-    let rankBits = BitPacking.width(for: keys.count)
     var w = ByteWriter()
     w.u32(UInt32(keys.count))
     w.u8(UInt8(lowBits))
-    w.u8(UInt8(rankBits))
+    w.u8(0)
     w.u16(0)
+    w.u32(UInt32(runs))
     w.u32(UInt32(high.count))
+    w.u64(idLimit)
+    w.u64(UInt64(span))
     samples.forEach { w.u32($0) }
     high.forEach { w.u64($0) }
-    w.append(BitPacking.pack(sorted.map { Int($0 & (1 << UInt64(lowBits) - 1)) }, bits: lowBits))
-    w.append(BitPacking.pack(ranks, bits: rankBits))
+    w.append(BitPacking.pack(keys.map { Int($0 & (1 << UInt64(lowBits) - 1)) }, bits: lowBits))
     return w.bytes
   }
 }

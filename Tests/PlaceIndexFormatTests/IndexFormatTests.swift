@@ -142,40 +142,63 @@ func open(_ bytes: [UInt8]) throws -> IndexFile {
     return (b, s.offset)
   }
 
-  /// The tiny image's three keys, N240109189, W4444 and N77, are 960436756, 17777 and 308:
-  /// sorted, 308, 17777, 960436756, so the ranks are 2, 1, 0. The universe over three keys
-  /// leaves 28 low bits; the high parts 0, 0, 3 set bits 0, 1 and 3 + 2.
+  /// The tiny image's places in rank order are N240109189, W4444 and N77: with an id limit of
+  /// 240109190, keys 240109189, 240109190 + 4444 = 240113634 and 77, two runs (77 is below the
+  /// key before it). Two runs over a universe of 240113635 for three places leave 27 low bits
+  /// and a span of (240113634 >> 27) + 1 = 2, so the high parts are 0 · 2 + 1, 0 · 2 + 1 and
+  /// 1 · 2 + 0, setting bits 1, 1 + 1 and 2 + 2.
   @Test func placeIDsBytesMatchTheDocumentedLayout() throws {
     let file = try open(tinyImage())
     let (b, _) = try sectionBytes(file, .placeIDs)
     let expected: [UInt8] =
-      [3, 0, 0, 0, 28, 2, 0, 0]  // count, low bits, rank bits, zero
-      + [1, 0, 0, 0]  // one word of high bits
-      + [0, 0, 0, 0]  // sample 0: key 0's bit is bit 0
-      + [0b10_0011, 0, 0, 0, 0, 0, 0, 0]  // bits 0, 1 and 5
-      // 308 | 17777 << 28 | (960436756 - 3 << 28) << 56, in 84 bits
-      + [0x34, 0x01, 0x00, 0x10, 0x57, 0x04, 0x00, 0x14, 0x1A, 0x3F, 0x09]
-      + [0b00_01_10]  // ranks 2, 1, 0 in two bits each
+      [3, 0, 0, 0, 27, 0, 0, 0]  // count, low bits, zero
+      + [2, 0, 0, 0, 1, 0, 0, 0]  // two runs, one word of high bits
+      + [134, 198, 79, 14, 0, 0, 0, 0]  // id limit 240109190
+      + [2, 0, 0, 0, 0, 0, 0, 0]  // span
+      + [1, 0, 0, 0]  // sample 0: place 0's bit is bit 1
+      + [0b1_0110, 0, 0, 0, 0, 0, 0, 0]  // bits 1, 2 and 4
+      // (240109189 - 2^27) | (240113634 - 2^27) << 27 | 77 << 54, in 81 bits
+      + [0x85, 0xC6, 0x4F, 0x16, 0xBF, 0x7E, 0x72, 0x13, 0x00, 0x00, 0x00]
     #expect(Array(b) == expected)
+    let mapped = MappedBytes(copying: Array(b))
+    let ids = try PlaceIDTable(mapped.buffer, fileOffset: 0, placeCount: 3)
+    #expect(try ids.element(0) == (0, 240_109_189) && ids.element(1) == (1, 4444))
+    #expect(try ids.element(2) == (0, 77) && ids.placeIndex(kind: 1, id: 4444) == 1)
   }
 
   /// Each fault of the PLACE IDS layout above, made in the tiny image's section, is named by
   /// verify.
   @Test(arguments: [
-    (12, 1, "sample 0"), (16, 0b10_0111, "bits set"), (35, 0b00_1010, "rank 2 given twice"),
-    (28, 0, "keys not increasing"),
+    (32, [0], "sample 0"), (36, [0b1001_0110], "bits set"),
+    (44, [0xFF, 0xFF, 0xFF, 0x17], "keys not increasing"),  // place 0's low part 2^27 - 1
+    (36, [0b1000_0110], "run 2 of 2"),  // place 2's high part 5: bits 1, 2, 7
+    (16, [1, 0, 0, 0], "element kind 240109189"),  // id limit 1
   ])
-  func placeIDsFaultsAreNamed(at: Int, value: UInt8, reason: String) throws {
+  func placeIDsFaultsAreNamed(at: Int, bytes: [UInt8], reason: String) throws {
     let file = try open(tinyImage())
     var b = Array(try sectionBytes(file, .placeIDs).0)
-    b[at] = value
-    if at == 28 { b[27] &= 0x0F; b[29] = 0; b[30] = 0 }  // key 1: 0, below key 0's 308
-    let bytes = MappedBytes(copying: b)
-    let ids = try PlaceIDTable(bytes.buffer, fileOffset: 0, placeCount: 3)
+    b.replaceSubrange(at..<(at + bytes.count), with: bytes)
+    let mapped = MappedBytes(copying: b)
+    let ids = try PlaceIDTable(mapped.buffer, fileOffset: 0, placeCount: 3)
     #expect {
       try ids.verify()
     } throws: {
       "\($0)".contains(reason) && "\($0)".contains("PLACE IDS")
+    }
+  }
+
+  /// Two places with one key (a writer fault) fail verification.
+  @Test func aKeyGivenTwiceFailsVerification() throws {
+    let place = PlaceRecord(
+      osmKind: 0, osmID: 5, latitudeE7: 0, longitudeE7: 0, importance: 0, typeList: 0,
+      primaryText: "p", secondaryParts: [], countryCode: "", names: [], components: [])
+    let mapped = MappedBytes(copying: PlaceIDTableWriter.serialize([place, place]))
+    let ids = try PlaceIDTable(mapped.buffer, fileOffset: 0, placeCount: 2)
+    #expect(try ids.element(0) == (0, 5) && ids.element(1) == (0, 5))
+    #expect {
+      try ids.verify()
+    } throws: {
+      "\($0)".contains("key 5 given to two places")
     }
   }
 
