@@ -19,7 +19,8 @@ struct IndexCompiler {
   static let license = "ODbL 1.0 (https://opendatacommons.org/licenses/odbl/1-0/)"
 
   /// Ranks places: most important first; ties by element kind and id, so order never depends
-  /// on the input order.
+  /// on the input order (and PLACE IDS, which stores the elements in this order, finds each
+  /// run of equal importance in increasing key order).
   static func rank(_ places: [AssembledPlace]) -> [AssembledPlace] {
     places.sorted {
       if $0.record.importance != $1.record.importance {
