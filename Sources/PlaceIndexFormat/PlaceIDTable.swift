@@ -114,7 +114,16 @@ public struct PlaceIDTable: @unchecked Sendable {
 
   /// The high part h of place `i`.
   @inline(__always)
-  private func high(_ i: Int) throws -> Int { try highPosition(i) - i }
+  private func high(_ i: Int) throws -> Int {
+    let h = try highPosition(i) - i
+    // Only a sample that points before the bits of the places ahead of it gets here.
+    guard h >= 0 else {
+      throw reader.fault(
+        "sample \(i / Self.sampleEvery) points before place \(i)'s bit",
+        at: Self.headerSize + 4 * (i / Self.sampleEvery))
+    }
+    return h
+  }
 
   /// The key `kind × idLimit + osmID` of a high part and a low part.
   @inline(__always)

@@ -187,6 +187,25 @@ func open(_ bytes: [UInt8]) throws -> IndexFile {
     }
   }
 
+  /// A sample that points before the bits of the places ahead of its own (sample 1, place 64,
+  /// made to point at bit 0) gives a typed error, not a negative high part.
+  @Test func aSampleBehindItsPlaceIsAnError() throws {
+    let places = (0..<70).map { i in
+      PlaceRecord(
+        osmKind: 0, osmID: Int64(1_000 * i), latitudeE7: 0, longitudeE7: 0, importance: 0,
+        typeList: 0, primaryText: "p", secondaryParts: [], countryCode: "", names: [],
+        components: [])
+    }
+    var b = PlaceIDTableWriter.serialize(places)
+    let good = MappedBytes(copying: b)
+    #expect(try PlaceIDTable(good.buffer, fileOffset: 0, placeCount: 70).element(64) == (0, 64_000))
+    b.replaceSubrange(36..<40, with: [0, 0, 0, 0])
+    let bad = MappedBytes(copying: b)
+    let ids = try PlaceIDTable(bad.buffer, fileOffset: 0, placeCount: 70)
+    #expect(throws: IndexFormatError.self) { try ids.element(64) }
+    #expect(throws: IndexFormatError.self) { try ids.verify() }
+  }
+
   /// Two places with one key (a writer fault) fail verification.
   @Test func aKeyGivenTwiceFailsVerification() throws {
     let place = PlaceRecord(
