@@ -39,22 +39,7 @@ public struct IndexBuilder {
     let clock = ContinuousClock()
     let start = clock.now
     var report = BuildReport(extract: options.extract, output: options.output)
-
-    let collector = ElementCollector()
-    let reader = OSMExtractReader(path: options.extract)
-    report.read = try reader.read(into: collector, progress: options.progress)
-    collector.finish()
-    report.collect = collector.counts
-    report.readSeconds = seconds(clock.now - start)
-
-    let resolver = AdminResolver(
-      areas: collector.areas, elements: collector.elements, countries: tables.countries)
-    report.adminAreas = resolver.areaCount
-    let assembler = PlaceAssembler(
-      rules: tables.rules, resolver: resolver, countries: tables.countries,
-      abbreviations: tables.abbreviations, synonyms: tables.synonyms)
-    let (places, counts) = assembler.assemble(collector.elements)
-    report.assemble = counts
+    let places = try assemble(options, started: start, into: &report)
     guard !places.isEmpty else { throw BuildError.noPlaces(path: options.extract) }
 
     let source = URL(fileURLWithPath: options.extract).lastPathComponent
@@ -79,6 +64,28 @@ public struct IndexBuilder {
     }
     report.seconds = seconds(clock.now - start)
     return report
+  }
+
+  /// Reads the extract and assembles its places. The node and way geometry and the elements'
+  /// tags end with this call, before the compile stage needs its own memory.
+  private func assemble(
+    _ options: Options, started start: ContinuousClock.Instant, into report: inout BuildReport
+  ) throws -> [AssembledPlace] {
+    let collector = ElementCollector()
+    let reader = OSMExtractReader(path: options.extract)
+    report.read = try reader.read(into: collector, progress: options.progress)
+    collector.finish()
+    report.collect = collector.counts
+    report.readSeconds = seconds(ContinuousClock.now - start)
+    let resolver = AdminResolver(
+      areas: collector.areas, elements: collector.elements, countries: tables.countries)
+    report.adminAreas = resolver.areaCount
+    let assembler = PlaceAssembler(
+      rules: tables.rules, resolver: resolver, countries: tables.countries,
+      abbreviations: tables.abbreviations, synonyms: tables.synonyms)
+    let (places, counts) = assembler.assemble(collector.elements)
+    report.assemble = counts
+    return places
   }
 
   /// Compiles `places` and writes the index and its manifest atomically: index first, then
