@@ -154,10 +154,17 @@ final class ElementCollector: OSMElementHandler {
   }
 
   /// Finishes counting: relation members that never appeared in the extract.
+  /// Counts what the extract lacked, then lets go of what only reading needed: node and way
+  /// geometry and the element and relation ids.
   func finish() {
     counts.missingRelationMembers =
       pendingRelationMembers.filter { !relationIDs.contains($0) }
       .count
     counts.duplicateNodes = nodes.duplicates
+    nodes.release()
+    ways.release()
+    elementIndex = [:]
+    relationIDs = []
+    pendingRelationMembers = []
   }
 }

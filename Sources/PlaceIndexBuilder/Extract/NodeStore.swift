@@ -47,6 +47,15 @@ final class NodeStore {
     sorted = true
   }
 
+  /// Lets go of every position (the store is empty after).
+  func release() {
+    ids = []
+    lats = []
+    lons = []
+    late = [:]
+    sorted = true
+  }
+
   /// The position of node `id` in 1e-7 degrees, or nil when the extract lacks it.
   func position(of id: Int64) -> (Int32, Int32)? {
     sortIfNeeded()

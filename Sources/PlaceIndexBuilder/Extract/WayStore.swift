@@ -18,6 +18,15 @@ final class WayStore {
     starts.append(lats.count)
   }
 
+  /// Lets go of every geometry (the store is empty after).
+  func release() {
+    ids = []
+    starts = [0]
+    lats = []
+    lons = []
+    sorted = true
+  }
+
   /// The points of way `id`, or nil when the extract lacks it.
   func points(of id: Int64) -> [(Int32, Int32)]? {
     let index: Int?
