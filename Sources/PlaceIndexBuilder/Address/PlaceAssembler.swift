@@ -35,7 +35,9 @@ struct PlaceAssembler {
     var unmappedCombinations: [String: Int] = [:]
   }
 
-  func assemble(_ elements: [ExtractedElement]) -> (places: [AssembledPlace], counts: Counts) {
+  func assemble(_ elements: consuming [ExtractedElement]) -> (
+    places: [AssembledPlace], counts: Counts
+  ) {
     var counts = Counts()
     var places: [AssembledPlace] = []
     places.reserveCapacity(elements.count)
@@ -44,7 +46,11 @@ struct PlaceAssembler {
     var routeMembers: [Int: [(Int32, Int32)]] = [:]
     // The terms of texts many places share (their street, town, region, country), found once.
     var terms = TermMemo(abbreviations: abbreviations)
-    for e in elements {
+    for i in elements.indices {
+      // Each element's tags end with its turn (when the caller handed over the only copy of
+      // the array): the places, not every candidate's tags, are what the build keeps.
+      let e = elements[i]
+      elements[i].tags = [:]
       let classification = rules.classify(e.tags)
       if classification == nil, PlaceAssembler.isStreetPart(e.tags) {
         counts.streetPartsSkipped += 1

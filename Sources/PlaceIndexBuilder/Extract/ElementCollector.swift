@@ -154,6 +154,13 @@ final class ElementCollector: OSMElementHandler {
   }
 
   /// Finishes counting: relation members that never appeared in the extract.
+  /// Hands over the collected elements, keeping none: their only copy can then be let go of
+  /// piece by piece.
+  func takeElements() -> [ExtractedElement] {
+    defer { elements = [] }
+    return elements
+  }
+
   /// Counts what the extract lacked, then lets go of what only reading needed: node and way
   /// geometry and the element and relation ids.
   func finish() {

@@ -83,7 +83,7 @@ public struct IndexBuilder {
     let assembler = PlaceAssembler(
       rules: tables.rules, resolver: resolver, countries: tables.countries,
       abbreviations: tables.abbreviations, synonyms: tables.synonyms)
-    let (places, counts) = assembler.assemble(collector.elements)
+    let (places, counts) = assembler.assemble(collector.takeElements())
     report.assemble = counts
     return places
   }
