@@ -82,17 +82,18 @@ struct ContextTableWriter {
         children.append((parent, i))
       }
     }
+    // Each context's places, by rank.
+    var members = [[Int]](repeating: [], count: children.count)
+    for (i, c) in placeChild.enumerated() { members[c].append(i) }
     // The most used contexts get the smallest ids (1-byte varints in the records); parents
     // follow the contexts that records point to.
-    var uses = [Int](repeating: 0, count: children.count)
-    for c in placeChild { uses[c] += 1 }
-    let order = children.indices.sorted { uses[$0] != uses[$1] ? uses[$0] > uses[$1] : $0 < $1 }
+    let order = children.indices.sorted {
+      members[$0].count != members[$1].count ? members[$0].count > members[$1].count : $0 < $1
+    }
     var newID = [Int](repeating: 0, count: children.count)
     for (id, c) in order.enumerated() { newID[c] = id }
     // The reference point: the median latitude and the median longitude of the context's
     // places, which make the records' differences from it smallest.
-    var members = [[Int]](repeating: [], count: children.count)
-    for (i, c) in placeChild.enumerated() { members[c].append(i) }
     func median(_ values: [Int32]) -> Int32 { values.sorted()[(values.count - 1) / 2] }
     var table = ItemTableWriter()
     for k in order {
