@@ -18,7 +18,7 @@
 
 /// Reads the shared address contexts of places.
 public struct ContextTable: @unchecked Sendable {
-  let items: ItemTable
+  let items: ItemTable<LengthPrefixed>
   let stringCount: Int
   /// Number of contexts.
   public var count: Int { items.count }

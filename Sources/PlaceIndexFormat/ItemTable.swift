@@ -9,20 +9,30 @@
 // (in POSTINGS, by their fields): 4 / B bytes of table per item instead of a 4-byte offset, for
 // at most B - 1 skips per lookup. The writer uses B = 16.
 
-/// How the items of an item table say where they end.
-public enum ItemFraming: Sendable {
-  /// Each item starts with its byte length.
-  case lengthPrefixed
-  /// Items have no lengths: POSTINGS items, whose fields say where they end
-  /// (``Postings/itemEnd(_:)``).
-  case postings
+/// How the items of an item table say where they end: the one thing the tables' users
+/// differ in.
+public protocol ItemFraming {
+  /// Whether the writer puts each item's byte length before it.
+  static var prefixesLength: Bool { get }
+  /// Moves `r` past the framing of the item at its offset (the reader then is at the item's
+  /// first byte) and returns the item's byte length.
+  static func length(_ r: inout ByteReader) throws -> Int
+}
+
+/// Items that start with their byte length (STRINGS, CONTEXTS).
+public enum LengthPrefixed: ItemFraming {
+  public static let prefixesLength = true
+
+  @inline(__always)
+  public static func length(_ r: inout ByteReader) throws -> Int {
+    try r.varint(below: r.remaining + 1)
+  }
 }
 
 /// Reads variable-length items stored in blocks of ``blockSize``, each item prefixed by its
 /// byte length or saying itself where it ends.
-public struct ItemTable: @unchecked Sendable {
+public struct ItemTable<Framing: ItemFraming>: @unchecked Sendable {
   let reader: ByteReader
-  let framing: ItemFraming
   /// Number of items.
   public let count: Int
   /// Items per block.
@@ -31,8 +41,7 @@ public struct ItemTable: @unchecked Sendable {
   let itemStart: Int
 
   /// Reads the table header at the start of `reader`'s buffer.
-  public init(_ reader: ByteReader, framing: ItemFraming = .lengthPrefixed) throws {
-    self.framing = framing
+  public init(_ reader: ByteReader) throws {
     var r = reader
     r.offset = 0
     let count = Int(try r.u32())
@@ -71,17 +80,8 @@ public struct ItemTable: @unchecked Sendable {
   @inline(__always)
   private func length(_ r: inout ByteReader) throws -> Int {
     let at = r.offset
-    let length: Int
-    switch framing {
-    case .lengthPrefixed: length = try r.varint(below: r.remaining + 1)
-    case .postings:
-      let e = try Postings.itemEnd(r)
-      guard e >= at, e <= r.buffer.count else {
-        throw r.fault("item ends past the section", at: at)
-      }
-      length = e - at
-    }
-    guard length <= r.remaining else {
+    let length = try Framing.length(&r)
+    guard length >= 0, length <= r.remaining else {
       throw r.fault("item of \(length) bytes runs past the end", at: at)
     }
     return length
@@ -157,17 +157,17 @@ public struct ItemTableWriter: Sendable {
   private var data = ByteWriter()
   /// Items per block.
   public let blockSize: Int
-  /// Whether each item is written after its byte length.
-  public let lengthPrefixed: Bool
+  /// Whether each item is written after its byte length (as its framing says).
+  let lengthPrefixed: Bool
   /// Number of items appended.
   public private(set) var count = 0
 
-  /// Creates an empty table with `blockSize` items per block (a power of two, 1...256), whose
-  /// items are prefixed by their lengths unless they say themselves where they end.
-  public init(blockSize: Int = 16, lengthPrefixed: Bool = true) {
+  /// Creates an empty table with `blockSize` items per block (a power of two, 1...256), for
+  /// ``ItemTable`` to read with `framing`.
+  public init(blockSize: Int = 16, framing: (some ItemFraming).Type = LengthPrefixed.self) {
     precondition(blockSize >= 1 && blockSize <= 256 && blockSize & (blockSize - 1) == 0)
     self.blockSize = blockSize
-    self.lengthPrefixed = lengthPrefixed
+    lengthPrefixed = framing.prefixesLength
   }
 
   /// Appends one item.

@@ -54,16 +54,14 @@ public struct PostingsLists {
 
 /// Reads the places that carry each token.
 public struct Postings: @unchecked Sendable {
-  let items: ItemTable
+  let items: ItemTable<PostingsFraming>
   /// Number of tokens: one item each.
   public var tokenCount: Int { items.count }
   let placeCount: Int
 
   /// Reads the section header; `placeCount` bounds every place index.
   public init(_ bytes: UnsafeRawBufferPointer, fileOffset: Int, placeCount: Int) throws {
-    items = try ItemTable(
-      ByteReader(bytes, section: "POSTINGS", fileOffset: fileOffset),
-      framing: .postings)
+    items = try ItemTable(ByteReader(bytes, section: "POSTINGS", fileOffset: fileOffset))
     self.placeCount = placeCount
   }
 
@@ -260,6 +258,16 @@ public struct Postings: @unchecked Sendable {
   }
 }
 
+/// POSTINGS items have no lengths: each says where it ends (``Postings/itemEnd(_:)``).
+public enum PostingsFraming: ItemFraming {
+  public static let prefixesLength = false
+
+  @inline(__always)
+  public static func length(_ r: inout ByteReader) throws -> Int {
+    try Postings.itemEnd(r) - r.offset
+  }
+}
+
 /// Iterates one postings list in place-index order.
 public struct PostingsCursor {
   var reader: ByteReader
@@ -345,7 +353,7 @@ public enum PostingsWriter {
   public static func serialize(_ lists: [(names: [Int], alternative: [Int], context: [Int])])
     -> [UInt8]
   {
-    var table = ItemTableWriter(lengthPrefixed: false)
+    var table = ItemTableWriter(framing: PostingsFraming.self)
     for (names, alternative, context) in lists {
       var w = ByteWriter()
       let a = !alternative.isEmpty

@@ -11,7 +11,7 @@
 
 /// Reads the deduplicated strings of an index by id.
 public struct StringTable: @unchecked Sendable {
-  let items: ItemTable
+  let items: ItemTable<LengthPrefixed>
   /// The code of the strings' bytes.
   let code: HuffmanCode
   /// Number of strings.

@@ -64,7 +64,7 @@ import Testing
     var w = ItemTableWriter(blockSize: [1, 8, 16, 256][count % 4])
     for item in items { w.append(item) }
     let bytes = MappedBytes(copying: w.bytes)
-    let table = try ItemTable(ByteReader(bytes.buffer, section: "TEST"))
+    let table = try ItemTable<LengthPrefixed>(ByteReader(bytes.buffer, section: "TEST"))
     #expect(table.count == count && table.blockSize == w.blockSize)
     for (i, item) in items.enumerated() { #expect(Array(try table.item(i).buffer) == item) }
     var seen = 0
@@ -141,7 +141,7 @@ import Testing
     for k in 0..<4 { bytes[4 + k] = UInt8(truncatingIfNeeded: size >> (8 * k)) }
     let mapped = MappedBytes(copying: bytes)
     #expect(throws: IndexFormatError.self) {
-      try ItemTable(ByteReader(mapped.buffer, section: "TEST"))
+      try ItemTable<LengthPrefixed>(ByteReader(mapped.buffer, section: "TEST"))
     }
   }
 
@@ -151,7 +151,7 @@ import Testing
     var bytes = w.bytes
     bytes[12] += 1  // block 1's offset, one byte too far
     let mapped = MappedBytes(copying: bytes)
-    let table = try ItemTable(ByteReader(mapped.buffer, section: "TEST"))
+    let table = try ItemTable<LengthPrefixed>(ByteReader(mapped.buffer, section: "TEST"))
     #expect(throws: IndexFormatError.self) { try table.forEach { _, _ in } }
   }
 

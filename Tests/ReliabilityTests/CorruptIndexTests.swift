@@ -227,8 +227,7 @@ struct CorruptIndexTests {
   static func items(_ section: [UInt8]) -> (items: [[UInt8]], blockSize: Int) {
     let mapped = MappedBytes(copying: section)
     guard
-      let table = try? ItemTable(
-        ByteReader(mapped.buffer, section: "TEST"), framing: .postings)
+      let table = try? ItemTable<PostingsFraming>(ByteReader(mapped.buffer, section: "TEST"))
     else {
       return ([], 16)
     }
@@ -241,7 +240,7 @@ struct CorruptIndexTests {
 
   /// A POSTINGS item table of `items`.
   static func table(_ items: [[UInt8]], blockSize: Int) -> [UInt8] {
-    var w = ItemTableWriter(blockSize: blockSize, lengthPrefixed: false)
+    var w = ItemTableWriter(blockSize: blockSize, framing: PostingsFraming.self)
     for item in items { w.append(item) }
     return w.bytes
   }
