@@ -57,8 +57,8 @@ extension LoadedIndex {
   ) throws -> Bool {
     let context = scorer.context
     let radii = ringRadii(context)
-    guard let focus = context.focus, !radii.isEmpty, let sets = candidates.sets,
-      let driverMap = candidates.driverMap
+    guard let focus = context.focus, !radii.isEmpty, let driverMap = candidates.driverMap,
+      let sets = driverMap.sets
     else {
       return false
     }

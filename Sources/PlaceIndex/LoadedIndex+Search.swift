@@ -263,12 +263,13 @@ struct Candidates {
   /// The places whose name carries the single driver's exact token, ascending (empty when
   /// it has none); nil when the candidates are a restriction region's places.
   private(set) var exactNames: [Int]? = nil
-  /// When the search reads from both ends (``LoadedIndex/readsFromBothEnds(_:cost:)``): the
-  /// drivers' places as bitmaps, read whole once, instead of merged lists. The places that
-  /// carry a driving word in a name, and those that carry it in their context only.
-  private(set) var sets: (inName: PlaceSet, inContext: PlaceSet)? = nil
-  /// With ``sets``: every place's hits for the single driving word, read in the same pass.
+  /// When the search reads from both ends (``LoadedIndex/readsFromBothEnds(_:cost:)``):
+  /// every place's hits for the single driving word and its places as bitmaps, read whole
+  /// once, instead of merged lists.
   private(set) var driverMap: WordHitMap? = nil
+  /// With ``driverMap``: the places that carry the driving word in a name, and those that
+  /// carry it in their context only.
+  var sets: (inName: PlaceSet, inContext: PlaceSet)? { driverMap?.sets }
   /// The rank `next()` returned last from `sets`.
   private var last = -1
   private var droppedContexts = false
@@ -304,10 +305,8 @@ struct Candidates {
       merger = try PostingsMerger(postings: index.postings, words: words)
       return
     }
-    let map = try WordHitMap(
+    driverMap = try WordHitMap(
       words[0], postings: index.postings, placeCount: index.places.count, sets: true)
-    driverMap = map
-    sets = (map.inName, map.inContext)
   }
 
   /// The next place rank, each rank once, ascending.

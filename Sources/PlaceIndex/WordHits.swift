@@ -62,16 +62,18 @@ final class WordHitMap: @unchecked Sendable {
   /// Indexed by place rank; read through ``view``.
   private let hits: UnsafeMutableBufferPointer<UInt16>
   /// With `sets` at init: the places that carry the word in a name (primary or alternative),
-  /// then those that carry it only in their context, as bitmaps.
-  private let bitmaps: UnsafeMutableBufferPointer<UInt64>
+  /// and those that carry it only in their context.
+  let sets: (inName: PlaceSet, inContext: PlaceSet)?
 
   /// Reads the lists of `word`'s prefix range and typo candidates; with `sets`, also fills
-  /// ``inName`` and ``inContext``.
+  /// ``sets``.
   init(_ word: ResolvedToken, postings: Postings, placeCount: Int, sets: Bool = false) throws {
     hits = .allocate(capacity: placeCount)
     hits.initialize(repeating: 0)
+    // The sets' bitmaps while the lists are read: names, then contexts.
     let words = (placeCount + 63) / 64
-    bitmaps = .allocate(capacity: sets ? 2 * words : 0)
+    let bitmaps = UnsafeMutableBufferPointer<UInt64>.allocate(capacity: sets ? 2 * words : 0)
+    defer { bitmaps.deallocate() }
     bitmaps.initialize(repeating: 0)
     let hits = hits.baseAddress!
     let name = sets ? bitmaps.baseAddress : nil
@@ -86,12 +88,15 @@ final class WordHitMap: @unchecked Sendable {
     }
     try postings.forEachList(of: word.range, read)
     try postings.forEachList(of: word.typos, read)
+    self.sets =
+      sets
+      ? (
+        PlaceSet(words: Array(bitmaps.prefix(words))), PlaceSet(words: Array(bitmaps.suffix(words)))
+      )
+      : nil
   }
 
-  deinit {
-    hits.deallocate()
-    bitmaps.deallocate()
-  }
+  deinit { hits.deallocate() }
 
   /// The hits, valid while this map lives: copying the view retains nothing.
   var view: UnsafeBufferPointer<UInt16> { UnsafeBufferPointer(hits) }
@@ -100,8 +105,4 @@ final class WordHitMap: @unchecked Sendable {
   @inline(__always)
   subscript(rank: Int) -> WordHits { WordHits(rawValue: hits[rank]) }
 
-  /// The places that carry the word in a name (when read with `sets`).
-  var inName: PlaceSet { PlaceSet(words: Array(bitmaps.prefix(bitmaps.count / 2))) }
-  /// The places that carry it only in their context (when read with `sets`).
-  var inContext: PlaceSet { PlaceSet(words: Array(bitmaps.suffix(bitmaps.count / 2))) }
 }
