@@ -153,7 +153,6 @@ final class ElementCollector: OSMElementHandler {
         isArea: isAreaRelation))
   }
 
-  /// Finishes counting: relation members that never appeared in the extract.
   /// Hands over the collected elements, keeping none: their only copy can then be let go of
   /// piece by piece.
   func takeElements() -> [ExtractedElement] {
