@@ -199,8 +199,7 @@ import Testing
     }
     content.typeNames = ["route"]
     content.typeLists = [[0]]
-    let file = try IndexFile(
-      bytes: MappedBytes(copying: IndexImageWriter.image(content).bytes), path: "ids")
+    let file = try open(content, path: "ids")
     let index = try OpenedSections(file)
     try index.ids.verify()
     for (i, p) in content.places.enumerated() {
@@ -228,8 +227,7 @@ import Testing
     content.placeContextTerms = [[], ["vaduz"]]
     content.typeNames = ["cafe"]
     content.typeLists = [[0]]
-    let file = try IndexFile(
-      bytes: MappedBytes(copying: IndexImageWriter.image(content).bytes), path: "roles")
+    let file = try open(content, path: "roles")
     let (ts, tb) = try file.requiredBytes(.tokens)
     let tokens = try TokenDictionary(tb, fileOffset: ts.offset)
     let (qs, qb) = try file.requiredBytes(.postings)
@@ -285,8 +283,7 @@ import Testing
     content.placeContextTerms = [["vaduz"], ["vaduz"], ["vaduz"]]
     content.typeNames = ["street_address"]
     content.typeLists = [[0]]
-    let file = try IndexFile(
-      bytes: MappedBytes(copying: IndexImageWriter.image(content).bytes), path: "shapes")
+    let file = try open(content, path: "shapes")
     let sections = try OpenedSections(file)
     let (ss, sb) = try file.requiredBytes(.strings)
     let strings = try StringTable(sb, fileOffset: ss.offset)
@@ -379,7 +376,7 @@ import Testing
       content.placeTerms.append(["p\(i)"])
       content.placeContextTerms.append([])
     }
-    let f = try open(IndexImageWriter.image(content).bytes)
+    let f = try open(content)
     let sections = try OpenedSections(f)
     try sections.places.verify()
     for i in 0..<content.places.count {

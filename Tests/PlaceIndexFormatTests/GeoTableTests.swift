@@ -70,8 +70,7 @@ import Testing
     }
     content.typeNames = ["route"]
     content.typeLists = [[0]]
-    let file = try IndexFile(
-      bytes: MappedBytes(copying: IndexImageWriter.image(content).bytes), path: "geo")
+    let file = try open(content, path: "geo")
     let sections = try OpenedSections(file)
     let (gs, gb) = try file.requiredBytes(.geo)
     let geo = try GeoTable(gb, fileOffset: gs.offset, places: sections.places)

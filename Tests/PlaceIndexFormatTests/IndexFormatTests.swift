@@ -44,8 +44,13 @@ func tinyImage(extraSection: UInt32? = nil) -> [UInt8] {
   return IndexImageWriter.image(content).bytes
 }
 
-func open(_ bytes: [UInt8]) throws -> IndexFile {
-  try IndexFile(bytes: MappedBytes(copying: bytes), path: "tiny.placeidx")
+func open(_ bytes: [UInt8], path: String = "tiny.placeidx") throws -> IndexFile {
+  try IndexFile(bytes: MappedBytes(copying: bytes), path: path)
+}
+
+/// The index image of `content`, opened.
+func open(_ content: IndexContent, path: String = "tiny.placeidx") throws -> IndexFile {
+  try open(IndexImageWriter.image(content).bytes, path: path)
 }
 
 @Suite struct IndexFormatTests {
