@@ -43,12 +43,7 @@ public struct ItemTable<Framing: ItemFraming>: @unchecked Sendable {
   /// Reads the table header at the start of `reader`'s buffer.
   public init(_ reader: ByteReader) throws {
     var r = reader
-    r.offset = 0
-    let count = Int(try r.u32())
-    let blockSize = Int(try r.u32())
-    guard blockSize >= 1, blockSize <= 256, blockSize & (blockSize - 1) == 0 else {
-      throw r.fault("block size \(blockSize) is not a power of two from 1 to 256", at: 4)
-    }
+    let (count, blockSize) = try r.tableHeader(sizeFrom: 1, naming: "block size")
     let blocks = (count + blockSize - 1) / blockSize
     guard count <= r.buffer.count, 8 + 4 * blocks <= r.buffer.count else {
       throw r.fault("item count \(count) does not fit", at: 0)
@@ -186,5 +181,22 @@ public struct ItemTableWriter: Sendable {
     for o in blockOffsets { w.u32(o) }
     w.append(data.bytes)
     return w.bytes
+  }
+}
+
+extension ByteReader {
+  /// Reads the `u32 count, u32 size` header at the buffer's start that item and record
+  /// tables begin with; `size` (items per block, records per group) must be a power of two
+  /// from `minimum` to 256, and is named `what` in the error.
+  mutating func tableHeader(sizeFrom minimum: Int, naming what: String) throws -> (
+    count: Int, size: Int
+  ) {
+    offset = 0
+    let count = Int(try u32())
+    let size = Int(try u32())
+    guard size >= minimum, size <= 256, size & (size - 1) == 0 else {
+      throw fault("\(what) \(size) is not a power of two from \(minimum) to 256", at: 4)
+    }
+    return (count, size)
   }
 }

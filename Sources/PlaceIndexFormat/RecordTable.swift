@@ -27,12 +27,7 @@ public struct RecordTable: @unchecked Sendable {
   /// Reads the table header at the start of `reader`'s buffer.
   public init(_ reader: ByteReader) throws {
     var r = reader
-    r.offset = 0
-    let count = Int(try r.u32())
-    let groupSize = Int(try r.u32())
-    guard groupSize >= Self.blockSize, groupSize <= 256, groupSize & (groupSize - 1) == 0 else {
-      throw r.fault("group size \(groupSize) is not a power of two from 4 to 256", at: 4)
-    }
+    let (count, groupSize) = try r.tableHeader(sizeFrom: Self.blockSize, naming: "group size")
     let groups = (count + groupSize - 1) / groupSize
     let blocks = (count + Self.blockSize - 1) / Self.blockSize
     guard count <= r.buffer.count, 8 + 4 * groups + 2 * blocks <= r.buffer.count else {
