@@ -66,6 +66,7 @@ let package = Package(
     .testTarget(
       name: "PlaceIndexTests",
       dependencies: ["PlaceIndex", "PlaceIndexBuilder", "PlaceIndexFormat", "TestSupport"]),
+    .testTarget(name: "BenchmarkTests", dependencies: ["placeidx-bench"]),
     .testTarget(
       name: "EndToEndTests",
       dependencies: [

@@ -106,6 +106,7 @@ struct ExtractResult: Codable, Sendable {
   var open: OpenFigures
   var query: QueryFigures
   var quality: [QualityRow]
+  var floors: [FloorRow]
   var targets: [TargetRecord]
 }
 
@@ -281,6 +282,8 @@ enum Harness {
         oursChars: oursOutcomes[i].firstTop5, peerChars: peerOutcomes[i].firstTop5,
         oursFull: oursOutcomes[i].fullPosition, peerFull: peerOutcomes[i].fullPosition)
     }
+    let floors = FloorRow.rows(
+      corpus: corpus, targets: targets, ours: oursOutcomes, peer: peerOutcomes)
     return ExtractResult(
       name: name, file: (file as NSString).lastPathComponent, fileBytes: fileBytes,
       xmlBytes: xmlBytes, places: corpus.count,
@@ -289,7 +292,7 @@ enum Harness {
         xmllint: lint, xmllintBytesPerSecond: Double(xmlBytes) / max(lint.wall, 1e-3),
         wallRatio: ours.wall / max(lint.wall, 1e-3), decompress: decompress,
         peerSeconds: peerSeconds),
-      size: size, open: open, query: query, quality: quality, targets: records)
+      size: size, open: open, query: query, quality: quality, floors: floors, targets: records)
   }
 
   static func rounded(_ v: Double) -> Double { (v * 1e6).rounded() / 1e6 }

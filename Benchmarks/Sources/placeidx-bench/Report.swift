@@ -71,6 +71,51 @@ enum Report {
       ], rows)
   }
 
+  /// The least "chars to top-5" any system reading only the text can reach, per category, and
+  /// what both systems needed on the targets without an origin (`EntryFloor`).
+  static func floorSection(_ r: BenchResults) -> String {
+    var s = "\n## Chars to top-5: the floor\n\n"
+    s += "At each typed prefix an answer holds 5 places, so at most 5 of the places whose text "
+    s += "starts with that prefix can be in the top 5 there. Over every place of a category's "
+    s += "pool (its distinct typed texts), for a system that sees only the typed text, "
+    s += "\"any order\" is the least mean number of characters before a place enters the top 5 "
+    s += "(solved exactly; a system reaches it only by showing other places at each keystroke), "
+    s += "and \"stable order\" the same for a system whose order of places stays put as the "
+    s += "text grows, which is the same for every such order (`EntryFloor.swift`). Both leave "
+    s += "out the competition of other categories, so real systems need more. An origin tells "
+    s += "places apart that the text cannot, so the systems are shown on the targets without "
+    s += "one. Typo variants have no pool. \"Mix\" weighs the categories by their targets, "
+    s += "with typo variants counted at 1 character.\n\n"
+    var rows: [[String]] = []
+    // Sums of floor × targets over all extracts.
+    var mix = (any: 0.0, stable: 0.0, targets: 0)
+    for e in r.extracts {
+      var extract = (any: 0.0, stable: 0.0, targets: 0)
+      for f in e.floors {
+        let drawn = Double(e.quality.first { $0.category == f.category }?.targets ?? 0)
+        extract.any += (f.floorChars ?? 1) * drawn
+        extract.stable += (f.stableFloorChars ?? 1) * drawn
+        extract.targets += Int(drawn)
+        rows.append([
+          e.name, Category(rawValue: f.category)?.title ?? f.category, "\(f.pool)",
+          num(f.floorChars), num(f.stableFloorChars),
+          "\(num(f.oursChars)) / \(num(f.peerChars)) (\(f.pairedTargets))",
+        ])
+      }
+      let n = Double(max(1, extract.targets))
+      rows.append([e.name, "**mix**", "", num(extract.any / n), num(extract.stable / n), ""])
+      mix = (mix.any + extract.any, mix.stable + extract.stable, mix.targets + extract.targets)
+    }
+    let n = Double(max(1, mix.targets))
+    rows.append(["**all extracts**", "**mix**", "", num(mix.any / n), num(mix.stable / n), ""])
+    s += table(
+      [
+        "extract", "targets", "pool", "floor, any order", "floor, stable order",
+        "chars to top-5 without origin, ours / peer (n)",
+      ], rows)
+    return s
+  }
+
   /// Quality rows summed over all extracts (weighted by targets).
   static func totalQuality(_ r: BenchResults) -> [QualityRow] {
     var out: [QualityRow] = []
@@ -156,6 +201,7 @@ enum Report {
 
     s += "\n## Quality, all extracts together\n\n"
     s += qualityTable(totalQuality(r))
+    s += floorSection(r)
 
     s += "\n## Build\n\n"
     s += table(

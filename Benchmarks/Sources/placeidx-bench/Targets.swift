@@ -67,10 +67,7 @@ enum TargetSampler {
   /// Draws `perCategory` targets of each category from `corpus`, with `seed`.
   static func sample(_ corpus: Corpus, perCategory: Int, seed: UInt64) -> [Target] {
     var rng = SeededRandom(seed: seed)
-    var pools: [Category: [Int]] = [:]
-    for p in corpus.places {
-      if let c = Category.of(p) { pools[c, default: []].append(p.rank) }
-    }
+    var pools = basePools(corpus)
     var typoPool: [Int] = []
     for c in [Category.poi, .place, .street] {
       for r in pools[c] ?? [] where corpus.places[r].name.filter(\.isLetter).count >= 6 {
@@ -86,10 +83,10 @@ enum TargetSampler {
       for (i, rank) in drawn.enumerated() {
         let p = corpus.places[rank]
         let text: String
-        switch category {
-        case .address: text = addressText(p)
-        case .typo: text = typo(p.name, &rng)
-        default: text = p.name
+        if category == .typo {
+          text = typo(p.name, &rng)
+        } else {
+          text = Self.text(p, as: category)
         }
         // Every other target gets an origin 100 to 1 500 m from the place.
         let origin = i % 2 == 0 ? near(p.coordinate, &rng) : nil
@@ -97,6 +94,20 @@ enum TargetSampler {
       }
     }
     return targets
+  }
+
+  /// The ranks of the places of each base category (every category but `.typo`).
+  static func basePools(_ corpus: Corpus) -> [Category: [Int]] {
+    var pools: [Category: [Int]] = [:]
+    for p in corpus.places {
+      if let c = Category.of(p) { pools[c, default: []].append(p.rank) }
+    }
+    return pools
+  }
+
+  /// The text a user types for `p` as a target of base category `category`.
+  static func text(_ p: CorpusPlace, as category: Category) -> String {
+    category == .address ? addressText(p) : p.name
   }
 
   /// An address as typed in the local convention: the formatted address without the country.

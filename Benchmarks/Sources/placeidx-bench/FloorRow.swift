@@ -1,0 +1,42 @@
+/// One category's floor for "chars to top-5" beside what both systems needed without an origin.
+struct FloorRow: Codable, Sendable {
+  var category: String
+  /// Distinct typed texts in the category's pool (the places its targets are drawn from).
+  var pool: Int
+  /// ``EntryFloor`` over the pool: no system reading only the text needs fewer characters on
+  /// average. Nil for typo variants, whose texts are drawn, not listed.
+  var floorChars: Double?
+  /// ``EntryFloor/stableOrderMeanChars(_:slots:)`` over the pool: the same for a system whose
+  /// order of places stays put as the text grows.
+  var stableFloorChars: Double?
+  /// Targets without an origin that entered the top 5 on both systems, and the mean characters
+  /// each needed for them.
+  var pairedTargets: Int
+  var oursChars: Double?
+  var peerChars: Double?
+
+  /// A row per category of `targets`, floors from `corpus`.
+  static func rows(
+    corpus: Corpus, targets: [Target], ours: [TargetOutcome], peer: [TargetOutcome]
+  ) -> [FloorRow] {
+    let pools = TargetSampler.basePools(corpus)
+    return Category.allCases.map { c in
+      let texts =
+        c == .typo
+        ? [] : (pools[c] ?? []).map { TargetSampler.text(corpus.places[$0], as: c) }
+      let paired = targets.indices.filter {
+        targets[$0].category == c && targets[$0].origin == nil && ours[$0].firstTop5 != nil
+          && peer[$0].firstTop5 != nil
+      }
+      func mean(_ o: [TargetOutcome]) -> Double? {
+        paired.isEmpty
+          ? nil
+          : Double(paired.map { o[$0].firstTop5 ?? 0 }.reduce(0, +)) / Double(paired.count)
+      }
+      return FloorRow(
+        category: c.rawValue, pool: Set(texts).count, floorChars: EntryFloor.meanChars(texts),
+        stableFloorChars: EntryFloor.stableOrderMeanChars(texts),
+        pairedTargets: paired.count, oursChars: mean(ours), peerChars: mean(peer))
+    }
+  }
+}
