@@ -93,18 +93,20 @@ public final class PlacesClient: Sendable {
   }
 
   /// Whether two places with the same name, of primary types `a` and `b`, `distance` meters
-  /// apart are one: the same type within ``duplicateRadius(primaryType:)``, or one of them
-  /// untyped (a bare point of interest or establishment: the building or grounds of a named
-  /// bank, say) within the default 150 m.
+  /// apart are one: the same type within ``duplicateRadius(primaryType:)``, or one of them of
+  /// a generic type within the default 150 m (the untyped grounds of a named bank; an address
+  /// point inside the building of the same address).
   static func areDuplicates(_ a: String, _ b: String, distance: Double) -> Bool {
     if a == b { return distance < duplicateRadius(primaryType: a) }
-    return (untypedTypes.contains(a) || untypedTypes.contains(b))
+    return (genericTypes.contains(a) || genericTypes.contains(b))
       && distance < duplicateRadius(primaryType: "")
   }
 
-  /// Primary types that say no more than "a place": such a result is one with a same-named
-  /// result of any type close by.
-  static let untypedTypes: Set<String> = ["point_of_interest", "establishment"]
+  /// Primary types that say no more than "a place", "an address" or "a building": such a
+  /// result is one with a same-named result of any type close by.
+  static let genericTypes: Set<String> = [
+    "point_of_interest", "establishment", "street_address", "premise",
+  ]
 
   /// How far apart two places with the same name and primary type may be and still be one
   /// place (a town as node and boundary, a street in pieces, a shop as node and building).

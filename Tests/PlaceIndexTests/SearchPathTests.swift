@@ -127,11 +127,23 @@ struct SearchPathTests {
     #expect(s.filter { $0.primaryText.text == "Suomen Pankki" }.map(\.types.first) == ["bank"])
   }
 
+  /// Mannerheimintie 2 is a building (premise) and, 26 m away, an address node: one
+  /// suggestion, the building.
+  @Test func anAddressNodeAndItsBuildingAreOneSuggestion() throws {
+    let client = try PlacesClient(indexPaths: [try helsinkiSearchIndex.get()])
+    let s = try client.autocompleteSuggestions(for: AutocompleteRequest(query: "mannerheimintie 2"))
+      .compactMap(\.placeSuggestion)
+    #expect(
+      s.filter { $0.primaryText.text == "Mannerheimintie 2" }.map(\.placeID) == ["W123534687"])
+  }
+
   @Test(arguments: [
     ("bank", "bank", 149.0, true), ("bank", "bank", 151, false),
     ("bank", "point_of_interest", 100, true), ("establishment", "cafe", 100, true),
     ("point_of_interest", "locality", 200, false), ("bank", "cafe", 10, false),
     ("route", "route", 1_999, true), ("route", "point_of_interest", 1_000, false),
+    ("premise", "street_address", 100, true), ("street_address", "hotel", 149, true),
+    ("premise", "apartment_building", 151, false), ("hotel", "apartment_building", 10, false),
   ])
   func duplicatesShareANameAndAreClose(a: String, b: String, distance: Double, same: Bool) {
     #expect(PlacesClient.areDuplicates(a, b, distance: distance) == same)
