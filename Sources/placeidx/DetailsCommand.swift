@@ -10,18 +10,9 @@ enum DetailsCommand {
     let paths = a.values("index")
     guard !paths.isEmpty else { throw UsageError("details needs --index FILE") }
     guard a.positional.count == 1 else { throw UsageError("details needs one place ID") }
-    var properties = Set(PlaceProperty.allCases)
-    if let fields = a.value("fields") {
-      properties = []
-      for f in fields.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) {
-        guard let p = PlaceProperty(rawValue: f) ?? (f == "coordinate" ? .coordinate : nil) else {
-          throw UsageError(
-            "unknown field '\(f)'; known: \(PlaceProperty.allCases.map(\.rawValue).joined(separator: ","))"
-          )
-        }
-        properties.insert(p)
-      }
-    }
+    let properties =
+      try a.value("fields").map(PlaceProperty.parseFieldMask)
+      ?? Set(PlaceProperty.allCases)
     let client = try PlacesClient(indexPaths: paths)
     let place = try client.fetchPlace(
       with: FetchPlaceRequest(

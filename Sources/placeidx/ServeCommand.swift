@@ -9,8 +9,9 @@ import PlaceIndex
 
 /// `placeidx serve`: a small HTTP/1.1 server speaking the Places API (New) JSON on loopback or
 /// any address: `POST /v1/places:autocomplete` with an autocomplete request body, and
-/// `GET /v1/places/ID` (optional `?fields=a,b`) for details. One connection at a time per
-/// worker thread; requests are answered from one shared client.
+/// `GET /v1/places/ID` for details (the field mask in an `X-Goog-FieldMask` header or a
+/// `fields=a,b` parameter, every field without either; `languageCode=xx`). One connection at a
+/// time per worker thread; requests are answered from one shared client.
 enum ServeCommand {
   static let maxRequestBytes = 64 * 1024
 
@@ -115,6 +116,14 @@ enum ServeCommand {
     let method = parts[0]
     let target = String(parts[1])
     let body = String(decoding: data[h..<(h + contentLength)], as: UTF8.self)
+    var fieldMask: String? = nil
+    for line in String(decoding: data[0..<h], as: UTF8.self).split(separator: "\r\n").dropFirst() {
+      if let colon = line.firstIndex(of: ":"),
+        line[..<colon].lowercased() == "x-goog-fieldmask"
+      {
+        fieldMask = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+      }
+    }
     if method == "POST" && target == "/v1/places:autocomplete" {
       do {
         let request = try PlacesJSONProtocol.decodeRequest(body)
@@ -126,20 +135,24 @@ enum ServeCommand {
       }
     } else if method == "GET" && target.hasPrefix("/v1/places/") {
       let rest = target.dropFirst("/v1/places/".count)
-      let id = String(rest.prefix { $0 != "?" })
-      var properties = Set(PlaceProperty.allCases)
-      if let q = rest.firstIndex(of: "?") {
-        for item in rest[rest.index(after: q)...].split(separator: "&")
-        where item.hasPrefix("fields=") {
-          properties = Set(
-            item.dropFirst(7).split(separator: ",").compactMap {
-              PlaceProperty(rawValue: String($0))
-            })
-        }
+      let query = rest.firstIndex(of: "?").map { rest[rest.index(after: $0)...] } ?? ""
+      var parameters: [String: String] = [:]
+      for item in query.split(separator: "&") {
+        let pair = item.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+        let value = pair.count > 1 ? String(pair[1]).replacingOccurrences(of: "+", with: " ") : ""
+        parameters[String(pair[0])] = value.removingPercentEncoding ?? value
       }
+      let rawID = String(rest.prefix { $0 != "?" })
       do {
+        // The header wins over the parameter, as on the hosted service; without either, every
+        // field.
+        let properties =
+          try (fieldMask ?? parameters["fields"]).map(PlaceProperty.parseFieldMask)
+          ?? Set(PlaceProperty.allCases)
         let place = try client.fetchPlace(
-          with: FetchPlaceRequest(placeID: id, placeProperties: properties))
+          with: FetchPlaceRequest(
+            placeID: rawID.removingPercentEncoding ?? rawID, placeProperties: properties,
+            languageCode: parameters["languageCode"]))
         respond(fd, 200, DetailsCommand.encode(place).serialized)
       } catch {
         respond(fd, error.code, PlacesJSONProtocol.encodeError(error))

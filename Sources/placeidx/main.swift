@@ -20,12 +20,15 @@ let usage = """
     placeidx query --index FILE [--index FILE…] QUERY [request options] [--json]
     placeidx query --index FILE [--index FILE…] --jsonl
     placeidx details --index FILE ID [--fields a,b,c] [--language xx] [--json]
+                 fields: id, displayName, formattedAddress, addressComponents, location,
+                 types, plusCode, attributions, or * (all, the default)
     placeidx inspect FILE
     placeidx verify FILE   (an index, or a packed .placeidx.tar from dist)
     placeidx dist --index FILE [-o DIR]   (index, manifest and ATTRIBUTION.txt in one tar:
                  DIR/NAME-fMAJOR.MINOR-dYYYYMMDDTHHMMSSZ.placeidx.tar; DIR is build/dist)
     placeidx serve --index FILE [--index FILE…] [--host 127.0.0.1] [--port 8080] [--threads 2]
                  POST /v1/places:autocomplete (request JSON as in --jsonl), GET /v1/places/ID
+                 (field mask in an X-Goog-FieldMask header or ?fields=a,b; ?languageCode=xx)
     placeidx pluscode encode|decode|shorten|recover …
 
   REQUEST OPTIONS (query)

@@ -11,8 +11,11 @@ import Testing
 
 @Suite struct ServeTests {
   /// Sends one HTTP request to the server and returns status and body.
-  func fetch(_ url: URL, body: String? = nil) async throws -> (Int, String) {
+  func fetch(_ url: URL, body: String? = nil, fieldMask: String? = nil) async throws -> (
+    Int, String
+  ) {
     var request = URLRequest(url: url, timeoutInterval: 20)
+    if let fieldMask { request.setValue(fieldMask, forHTTPHeaderField: "X-Goog-FieldMask") }
     if let body {
       request.httpMethod = "POST"
       request.httpBody = Data(body.utf8)
@@ -62,5 +65,12 @@ import Testing
     #expect(ok == 200 && details.contains(#""displayName""#) && !details.contains("location"))
     let (missing, _) = try await fetch(URL(string: base + "/v1/places/N1")!)
     #expect(missing == 404)
+    // The field mask header wins over the parameter; an unknown field is refused by name.
+    let (masked, location) = try await fetch(
+      URL(string: base + "/v1/places/\(id)?fields=displayName")!, fieldMask: "location")
+    #expect(masked == 200 && location.contains(#""location""#) && !location.contains("displayName"))
+    let (refused, unknown) = try await fetch(
+      URL(string: base + "/v1/places/\(id)?fields=displayName%2Cbogus")!)
+    #expect(refused == 400 && unknown.contains("unknown field 'bogus'"))
   }
 }

@@ -276,3 +276,29 @@ func places(_ s: [AutocompleteSuggestion]) -> [AutocompletePlaceSuggestion] {
     }
   }
 }
+
+/// Field masks as the Place Details (New) API takes them.
+@Suite struct FieldMaskTests {
+  @Test(arguments: [
+    ("displayName,location", [PlaceProperty.displayName, .coordinate]),
+    (" types , plusCode ", [.types, .plusCode]),
+    ("coordinate", [.coordinate]),
+    ("id,*", PlaceProperty.allCases),
+  ])
+  func namesFieldsOrAll(mask: String, expected: [PlaceProperty]) throws {
+    #expect(try PlaceProperty.parseFieldMask(mask) == Set(expected))
+  }
+
+  @Test(arguments: [
+    ("displayName,bogus", "unknown field 'bogus'"), ("", "empty field"),
+    ("displayName,,types", "empty field"), ("places.displayName", "'places.displayName'"),
+  ])
+  func refusesUnknownAndEmptyFields(mask: String, named: String) {
+    #expect {
+      try PlaceProperty.parseFieldMask(mask)
+    } throws: { error in
+      guard case .invalidArgument(let message) = error as? PlacesError else { return false }
+      return message.contains(named)
+    }
+  }
+}
