@@ -50,20 +50,22 @@ struct PlaceAssembler {
       // Each element's tags end with its turn (when the caller handed over the only copy of
       // the array): the places, not every candidate's tags, are what the build keeps.
       let e = elements[i]
-      elements[i].tags = [:]
-      let classification = rules.classify(e.tags)
-      if classification == nil, PlaceAssembler.isStreetPart(e.tags) {
+      elements[i].tags = .empty
+      let tags = e.tags.dictionary
+      let classification = rules.classify(tags)
+      if classification == nil, PlaceAssembler.isStreetPart(tags) {
         counts.streetPartsSkipped += 1
         continue
       }
       guard
-        let place = assemble(e, classification: classification, counts: &counts, terms: &terms)
+        let place = assemble(
+          e, tags: tags, classification: classification, counts: &counts, terms: &terms)
       else {
         continue
       }
-      if classification == nil, e.tags["name"] != nil {
+      if classification == nil, tags["name"] != nil {
         counts.unmapped += 1
-        let key = rules.unmatchedKey(e.tags) ?? "(no feature tag)"
+        let key = rules.unmatchedKey(tags) ?? "(no feature tag)"
         counts.unmappedCombinations[key, default: 0] += 1
       }
       if place.types.first == "route" {
@@ -135,10 +137,9 @@ struct PlaceAssembler {
   }
 
   private func assemble(
-    _ e: ExtractedElement, classification: PlaceClassification?, counts: inout Counts,
-    terms memo: inout TermMemo
+    _ e: ExtractedElement, tags t: [String: String], classification: PlaceClassification?,
+    counts: inout Counts, terms memo: inout TermMemo
   ) -> AssembledPlace? {
-    let t = e.tags
     let name = t["name"] ?? t["brand"]
     let housenumber = PlaceAssembler.housenumber(t)
     let street = t["addr:street"] ?? t["addr:place"]

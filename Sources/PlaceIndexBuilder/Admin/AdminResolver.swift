@@ -55,7 +55,9 @@ struct AdminResolver {
     countryCells = AdminResolver.majorityCells(elements, size: 1_000_000) {
       $0["addr:country"].flatMap { $0.count == 2 ? $0.uppercased() : nil }
     }
-    cityCells = AdminResolver.majorityCells(elements, size: 100_000) { AdminResolver.city($0) }
+    cityCells = AdminResolver.majorityCells(elements, size: 100_000) {
+      AdminResolver.city($0["addr:city"])
+    }
     stateCells = AdminResolver.majorityCells(elements, size: 1_000_000) {
       $0["addr:state"].flatMap { $0.isEmpty ? nil : $0 }
     }
@@ -63,15 +65,15 @@ struct AdminResolver {
 
   /// The city an element's address names, unless it has no letter: "7" is the house number
   /// typed twice, a tagging mistake (OSM node 4858188407 in Helsinki), not a town.
-  static func city(_ tags: [String: String]) -> String? {
-    guard let city = tags["addr:city"], city.contains(where: \.isLetter) else { return nil }
+  static func city(_ value: String?) -> String? {
+    guard let city = value, city.contains(where: \.isLetter) else { return nil }
     return city
   }
 
   /// For each grid cell of `size` (1e-7 degrees), the value `value` gives most often among
   /// the elements in it.
   static func majorityCells(
-    _ elements: [ExtractedElement], size: Int32, _ value: ([String: String]) -> String?
+    _ elements: [ExtractedElement], size: Int32, _ value: (PackedTags) -> String?
   ) -> [Int64: String] {
     var votes: [Int64: [String: Int]] = [:]
     for e in elements {
@@ -124,7 +126,7 @@ struct AdminResolver {
     if c.countryCode == nil, let cc = tags["addr:country"], cc.count == 2 {
       c.countryCode = cc.uppercased()
     }
-    if c.locality == nil, let city = AdminResolver.city(tags) { c.locality = city }
+    if c.locality == nil, let city = AdminResolver.city(tags["addr:city"]) { c.locality = city }
     if let pc = tags["addr:postcode"], !pc.isEmpty { c.postcode = pc }
     if c.locality == nil || c.countryCode == nil,
       let s = nearestSettlement(latitudeE7: latitudeE7, longitudeE7: longitudeE7)

@@ -43,13 +43,6 @@ final class ElementCollector: OSMElementHandler {
     return hasHousenumber && hasStreet
   }
 
-  static func dictionary(_ tags: [OSMTag]) -> [String: String] {
-    var d: [String: String] = [:]
-    d.reserveCapacity(tags.count)
-    for t in tags where d[t.key] == nil { d[t.key] = t.value }
-    return d
-  }
-
   /// Adds a candidate, replacing an earlier one with the same kind and id.
   private func add(_ e: ExtractedElement) {
     guard e.id >= 0 else {
@@ -72,7 +65,7 @@ final class ElementCollector: OSMElementHandler {
       add(
         ExtractedElement(
           kind: .node, id: node.id, latitudeE7: node.latitudeE7, longitudeE7: node.longitudeE7,
-          tags: ElementCollector.dictionary(node.tags), isArea: false))
+          tags: PackedTags(node.tags), isArea: false))
     }
   }
 
@@ -95,12 +88,12 @@ final class ElementCollector: OSMElementHandler {
     add(
       ExtractedElement(
         kind: .way, id: way.id, latitudeE7: point.0, longitudeE7: point.1,
-        tags: ElementCollector.dictionary(way.tags), isArea: closedRing))
+        tags: PackedTags(way.tags), isArea: closedRing))
   }
 
   func handle(relation: OSMRelation) throws {
     relationIDs.insert(relation.id)
-    let tags = ElementCollector.dictionary(relation.tags)
+    let tags = PackedTags(relation.tags)
     let type = tags["type"] ?? ""
     let isAreaRelation = type == "multipolygon" || type == "boundary"
     var rings: [[(Int32, Int32)]] = []
@@ -132,7 +125,8 @@ final class ElementCollector: OSMElementHandler {
       tags["boundary"] == "administrative" || tags["place"] != nil
         || tags["boundary"] == "postal_code", !rings.isEmpty
     {
-      areas.append(AreaElement(kind: .relation, id: relation.id, tags: tags, rings: rings))
+      areas.append(
+        AreaElement(kind: .relation, id: relation.id, tags: tags.dictionary, rings: rings))
     }
     guard ElementCollector.isCandidate(relation.tags), isAreaRelation || tags["place"] != nil
     else { return }

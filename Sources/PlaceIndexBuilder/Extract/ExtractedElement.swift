@@ -6,7 +6,7 @@ struct ExtractedElement: Sendable {
   var id: Int64
   var latitudeE7: Int32
   var longitudeE7: Int32
-  var tags: [String: String]
+  var tags: PackedTags
   /// Whether the element is an area (closed way or multipolygon/boundary relation).
   var isArea: Bool
 }
