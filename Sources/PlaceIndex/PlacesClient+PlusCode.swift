@@ -1,8 +1,9 @@
 import PlaceCore
 
 extension PlacesClient {
-  /// A `plus_code` suggestion when the query is a full plus code, or a short code followed by
-  /// a locality found in the index; nil otherwise (a code prefix is not an error).
+  /// A `plus_code` suggestion when the query is a full plus code, or a short code recovered
+  /// near a locality typed after it ("83+V5 Helsinki") or, without one, near the request's
+  /// location (restriction, bias or origin); nil otherwise (a code prefix is not an error).
   func plusCodeSuggestion(_ request: AutocompleteRequest) throws(PlacesError)
     -> AutocompletePlaceSuggestion?
   {
@@ -17,10 +18,15 @@ extension PlacesClient {
     var full: String
     if OpenLocationCode.isFull(code) {
       full = code
-    } else if OpenLocationCode.isShort(code), words.count > 1 {
+    } else if OpenLocationCode.isShort(code) {
       let locality = words.dropFirst().joined(separator: " ")
-      guard let reference = referencePoint(for: locality) else { return nil }
-      guard let recovered = try? OpenLocationCode.recoverNearest(code, reference: reference) else {
+      let f = request.filter
+      let requestLocation =
+        f.coordinateRegionRestriction?.center ?? f.coordinateRegionBias?.center ?? f.origin
+      guard
+        let reference = locality.isEmpty ? requestLocation : referencePoint(for: locality),
+        let recovered = try? OpenLocationCode.recoverNearest(code, reference: reference)
+      else {
         return nil
       }
       full = recovered
@@ -51,9 +57,12 @@ extension PlacesClient {
     return place.coordinate
   }
 
-  /// "Locality, Country" of the place nearest `point` that has a locality, within 20 km.
+  /// "Locality, Country" of the locality nearest `point` within 20 km, or else of the nearest
+  /// neighbourhood (sublocality) within 20 km: the city, as in a compound code, over a
+  /// district of it.
   func localityName(near point: Coordinate) -> String? {
-    var best: (String, Double)? = nil
+    // Per kind (locality, then sublocality): the name and distance of the nearest.
+    var best: [String: (String, Double)] = [:]
     for index in indexes {
       // Places are in rank order; the first few thousand hold every settlement.
       for rank in 0..<min(index.placeCount, 5000) {
@@ -63,16 +72,16 @@ extension PlacesClient {
         let c = Coordinate(
           latitude: Double(e.latitudeE7) / 1e7, longitude: Double(e.longitudeE7) / 1e7)
         let d = c.distance(to: point)
-        if d < 20_000, best == nil || d < best!.1,
+        if d < 20_000, d < best[primaryType]?.1 ?? .infinity,
           let name = try? index.strings.string(e.primaryText)
         {
           let country = e.components.first { $0.kind == .country }.flatMap {
             try? index.strings.string($0.long)
           }
-          best = ([name, country].compactMap { $0 }.joined(separator: ", "), d)
+          best[primaryType] = ([name, country].compactMap { $0 }.joined(separator: ", "), d)
         }
       }
     }
-    return best?.0
+    return (best["locality"] ?? best["sublocality"])?.0
   }
 }

@@ -40,6 +40,13 @@ struct RealPlusCodeTests {
             with: FetchPlaceRequest(placeID: city.placeID, placeProperties: [.coordinate])
           ).coordinate)
         #expect(try OpenLocationCode.recoverNearest(short, reference: ref) == code.globalCode)
+        // The code typed alone near the place: that code, named by its city (not a district).
+        let typed = try #require(
+          client.autocompleteSuggestions(
+            for: AutocompleteRequest(query: short, filter: AutocompleteFilter(origin: c))
+          ).first?.placeSuggestion)
+        #expect(typed.primaryText.text == code.globalCode)
+        #expect(typed.secondaryText.text.hasPrefix(locality + ", "), "\(typed.secondaryText.text)")
         compounds += 1
       }
     }
@@ -74,16 +81,21 @@ struct RealPlusCodeTests {
       #"{"input":"\#(target.lowercased())"}"#,
       #"{"input":"  \#(short) Sankt Quirin"}"#,
       #"{"input":"\#(target.prefix(6))"}"#,
+      #"{"input":"\#(short)","origin":{"latitude":\#(ref.latitude),"longitude":\#(ref.longitude)}}"#,
+      #"{"input":"\#(short)"}"#,
     ].joined(separator: "\n")
     let r = try runProcess(
       TestPaths.placeidx, ["query", "--index", index, "--jsonl"], input: input)
     let lines = r.stdout.split(separator: "\n").map(String.init)
-    try #require(lines.count == 3, "\(r.stdout) \(r.stderr)")
-    for line in lines.prefix(2) {
+    try #require(lines.count == 5, "\(r.stdout) \(r.stderr)")
+    // The full code, the short code with the village, the short code near the village.
+    for line in lines[0..<2] + lines[3..<4] {
       #expect(line.contains(#""types":["plus_code"]"#), "\(line)")
       #expect(line.contains(#""mainText":{"text":"\#(target)""#), "\(line)")
       #expect(line.contains("Sankt Quirin"), "\(line)")
     }
+    // A code prefix, and a short code with nothing to recover it near: no suggestion.
     #expect(lines[2] == #"{"suggestions":[]}"#)
+    #expect(lines[4] == #"{"suggestions":[]}"#)
   }
 }
