@@ -144,8 +144,7 @@ enum ServeCommand {
       }
       let rawID = String(rest.prefix { $0 != "?" })
       do {
-        // The header wins over the parameter, as on the hosted service; without either, every
-        // field.
+        // The header wins over the parameter; without either, every field.
         let properties =
           try (fieldMask ?? parameters["fields"]).map(PlaceProperty.parseFieldMask)
           ?? Set(PlaceProperty.allCases)
