@@ -98,14 +98,25 @@ extension LoadedIndex {
     // Relaxed: every word but one. A place that misses one word carries one of any two, so
     // the two cheapest words' places hold every candidate; when even those are many, the
     // words are too short to tell a typo from a word still being typed, and it is skipped.
-    let order = resolved.indices.filter { !resolved[$0].isEmpty }
-      .sorted { resolved[$0].cost < resolved[$1].cost }
-    guard order.count >= resolved.count - 1,
-      order.prefix(2).reduce(0, { $0 + resolved[$1].cost }) <= Self.relaxedBudget
+    // A word found only inside longer tokens is the likeliest to be wrong: here it matches
+    // nothing, so the places that carry every other word are the candidates.
+    var words = resolved
+    var relaxedContext = context
+    for i in words.indices where words[i].infixOnly {
+      words[i] = ResolvedToken(
+        range: words[i].range, exact: nil, typos: [], cost: 0,
+        typedLength: words[i].typedLength)
+      relaxedContext.wordKeys[i] = nil
+    }
+    let order = words.indices.filter { !words[$0].isEmpty }
+      .sorted { words[$0].cost < words[$1].cost }
+    guard order.count >= words.count - 1,
+      order.prefix(2).reduce(0, { $0 + words[$1].cost }) <= Self.relaxedBudget
     else { return best.places }
     var relaxed = TopPlaces(limit: limit)
     try collect(
-      resolved, drivers: Array(order.prefix(2)), missing: 1, context: context, into: &relaxed)
+      words, drivers: Array(order.prefix(2)), missing: 1, context: relaxedContext,
+      into: &relaxed)
     for var p in relaxed.places {
       p.score -= Self.relaxedPenalty
       best.places.append(p)
@@ -114,7 +125,8 @@ extension LoadedIndex {
   }
 
   /// How one typed word maps onto the dictionary: its prefix range, its exact token, and its
-  /// typo candidates when the prefix alone finds too few places.
+  /// typo candidates when the prefix alone finds too few places (or, when nothing else
+  /// matches, the tokens it lies inside).
   func resolve(_ t: String, limit: Int) throws -> ResolvedToken {
     let range = try tokens.prefixRange(t)
     var cost = try postings.length(of: range, cap: 1_000_000)
@@ -126,9 +138,16 @@ extension LoadedIndex {
       typos = try typoCandidates(t, excluding: range)
       for id in typos { cost += try postings.length(id) }
     }
+    // Nothing as typed, as a prefix or within typo distance: the tokens it lies inside.
+    var infixOnly = false
+    if cost == 0 {
+      typos = try infixCandidates(t)
+      for id in typos { cost += try postings.length(id) }
+      infixOnly = !typos.isEmpty
+    }
     return ResolvedToken(
       range: range, exact: try tokens.exactID(t, inPrefixRange: range), typos: typos, cost: cost,
-      typedLength: t.utf8.count)
+      typedLength: t.utf8.count, infixOnly: infixOnly)
   }
 
   /// Scores the places of the drivers' postings that match all words but exactly `missing`,

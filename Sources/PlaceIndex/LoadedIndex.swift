@@ -15,6 +15,7 @@ public final class LoadedIndex: Sendable {
   private let vocabularyCell: ParsedOnce<PlaceTypeVocabulary>
   private let abbreviationsCell: ParsedOnce<Abbreviations>
   private let contextsCell: ParsedOnce<DecodedContexts>
+  private let tokenTextCell: ParsedOnce<TokenText>
   /// Finished words resolved lately (queries grow keystroke by keystroke), by word and limit.
   let resolvedWords = BoundedCache<WordKey, ResolvedToken>(capacity: 512)
   /// Every place's hits for finished words of recent queries: a word that does not drive a
@@ -105,6 +106,19 @@ public final class LoadedIndex: Sendable {
           }
         }
       }
+      let dictionary = tokens
+      tokenTextCell = ParsedOnce {
+        Result { () throws(PlacesError) -> TokenText in
+          do {
+            return try TokenText(dictionary)
+          } catch let e as IndexFormatError {
+            throw .index(e.withPath(file.path))
+          } catch {
+            throw .index(
+              .corrupt(path: file.path, section: "TOKENS", offset: to, reason: "\(error)"))
+          }
+        }
+      }
       let placeTable = places
       contextsCell = ParsedOnce {
         Result { () throws(PlacesError) -> DecodedContexts in
@@ -141,6 +155,11 @@ public final class LoadedIndex: Sendable {
   /// Every context's matching data (decoded on first use: about 0.3 ms per 1000 contexts).
   var decodedContexts: DecodedContexts {
     get throws(PlacesError) { try contextsCell.get() }
+  }
+
+  /// Every token decoded into one buffer (on first use), for words found inside tokens.
+  var tokenText: TokenText {
+    get throws(PlacesError) { try tokenTextCell.get() }
   }
 
   /// The abbreviation table stored in the index (parsed on first use).

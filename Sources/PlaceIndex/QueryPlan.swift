@@ -28,12 +28,15 @@ struct ResolvedToken: Sendable {
   var range: Range<Int>
   /// The id of the token equal to it, if any.
   var exact: Int?
-  /// Sorted ids of tokens within the allowed edits (first letter fixed), outside `range`.
+  /// Sorted ids of tokens within the allowed edits (first letter fixed), outside `range`; for
+  /// a word that matches nothing else, of the tokens it lies inside. Both count as typos.
   var typos: [Int]
   /// Total postings over the range (capped), to pick the cheapest token to drive the search.
   var cost: Int
   /// Bytes typed (folded UTF-8).
   var typedLength = 0
+  /// Whether ``typos`` are the tokens the word lies inside (it matches nothing else).
+  var infixOnly = false
 
   /// Whether nothing can match this token.
   var isEmpty: Bool { range.isEmpty && typos.isEmpty }

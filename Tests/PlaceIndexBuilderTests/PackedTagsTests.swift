@@ -1,4 +1,5 @@
 import OSMReader
+import TestSupport
 import Testing
 
 @testable import PlaceIndexBuilder
@@ -30,15 +31,8 @@ import Testing
   }
 
   @Test func seededTagListsRoundTrip() {
-    // SplitMix64, so the lists are the same on every run.
-    var state: UInt64 = 42
-    func next(_ n: Int) -> Int {
-      state &+= 0x9E37_79B9_7F4A_7C15
-      var z = state
-      z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-      z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-      return Int((z ^ (z >> 31)) % UInt64(n))
-    }
+    var random = SplitMix64(seed: 42)
+    func next(_ n: Int) -> Int { Int(random.next() % UInt64(n)) }
     let keys = ["name", "addr:street", "k", "ü", "building", "name:en"]
     let pieces = ["a", "é", "漢", " ", "long value ", ";"]
     var lookups = 0

@@ -150,6 +150,19 @@ struct SearchPathTests {
     #expect(PlacesClient.areDuplicates(b, a, distance: distance) == same)
   }
 
+  /// A word that matches no token as typed, as a prefix or within typo distance is looked for
+  /// inside longer tokens: the end of a compound, a name typed without its first letter.
+  @Test func aWordFoundNowhereElseIsFoundInsideLongerWords() throws {
+    let client = try PlacesClient(indexPaths: [try helsinkiSearchIndex.get()])
+    #expect(try top5(client, "bianinkatu 20").first == "N2403526160")
+    #expect(try top5(client, "aivokatu").contains("W14472962"))
+    // From 4 letters: "aiv" lies inside many words.
+    #expect(try top5(client, "aiv").isEmpty)
+    // "Mint" lies inside "Mannerheimintie" only; a place that carries every other word still
+    // comes first when nothing carries them all.
+    #expect(try top5(client, "Mister Mint").first == "N6049453006")
+  }
+
   @Test func aTypoInAShortWordFallsBackToTheOtherWords() throws {
     let client = try PlacesClient(indexPaths: [try helsinkiSearchIndex.get()])
     // "Bar" typed "Bgr" (too short for typo tolerance), "Bar" missing its first letter, a
@@ -298,6 +311,42 @@ struct SearchOracleTests {
       }
     }
     #expect(compared > 3000)
+  }
+}
+
+/// The tokens a word lies inside, found in the decoded token text, against every token.
+@Suite(
+  .enabled(if: TestPaths.sharedOSMAvailable, "needs ../shared/data/osm (set PLACEINDEX_SHARED)"))
+struct TokenTextTests {
+  @Test func findsTheTokensHoldingAWordPastTheirFirstByte() throws {
+    let index = try LoadedIndex(path: try helsinkiSearchIndex.get())
+    var all: [[UInt8]] = []
+    try index.tokens.forEach { _, t in all.append(t) }
+    try #require(all.count > 1000)
+    let text = try index.tokenText
+    var random = SplitMix64(seed: 7)
+    var found = 0
+    for _ in 0..<300 {
+      // A piece of a token (found at least there, unless it starts it), or random letters.
+      let t = all[Int(random.next() % UInt64(all.count))]
+      let start = Int(random.next() % UInt64(t.count))
+      let length = 1 + Int(random.next() % UInt64(min(6, t.count - start)))
+      let needle =
+        random.next() % 4 == 0
+        ? (0..<length).map { _ in UInt8(ascii: "a") + UInt8(random.next() % 26) }
+        : Array(t[start..<(start + length)])
+      let expected = all.indices.filter { id in
+        let w = all[id]
+        return w.count > needle.count
+          && (1...(w.count - needle.count)).contains {
+            w[$0..<($0 + needle.count)].elementsEqual(needle)
+          }
+      }
+      #expect(text.tokens(holding: needle, limit: .max) == expected, "\(needle)")
+      #expect(text.tokens(holding: needle, limit: 3) == Array(expected.prefix(3)))
+      found += expected.count
+    }
+    #expect(found > 300)
   }
 }
 

@@ -1,0 +1,66 @@
+import PlaceIndexFormat
+
+/// Every token of an index's dictionary decoded into one buffer, for finding the tokens a word
+/// lies inside ("bergerhaus" in "rheinbergerhaus") with one pass over plain bytes.
+///
+/// Built on the first such search (the dictionary is front-coded and Huffman-coded, too slow to
+/// decode on every one): about 10 bytes per token.
+struct TokenText: Sendable {
+  /// The tokens in id order, each followed by a 0 byte (no folded token holds one).
+  private let bytes: [UInt8]
+  /// Where token `id` starts in `bytes`.
+  private let starts: [Int32]
+
+  /// Decodes every token of `dictionary`.
+  init(_ dictionary: TokenDictionary) throws {
+    var bytes: [UInt8] = []
+    var starts: [Int32] = []
+    starts.reserveCapacity(dictionary.count)
+    try dictionary.forEach { _, token in
+      starts.append(Int32(bytes.count))
+      bytes.append(contentsOf: token)
+      bytes.append(0)
+    }
+    self.bytes = bytes
+    self.starts = starts
+  }
+
+  /// Ids of the tokens that hold `needle` past their first byte, in order, at most `limit`.
+  func tokens(holding needle: [UInt8], limit: Int) -> [Int] {
+    guard let first = needle.first, !needle.contains(0) else { return [] }
+    let n = needle.count
+    var out: [Int] = []
+    bytes.withUnsafeBufferPointer { b in
+      var i = 0
+      while i + n <= b.count && out.count < limit {
+        guard b[i] == first else {
+          i += 1
+          continue
+        }
+        var j = 1
+        while j < n && b[i + j] == needle[j] { j += 1 }
+        guard j == n else {
+          i += 1
+          continue
+        }
+        // The token that holds position i: the last one starting at or before it.
+        var lo = 0
+        var hi = starts.count
+        while lo < hi {
+          let mid = (lo + hi) >> 1
+          if Int(starts[mid]) <= i { lo = mid + 1 } else { hi = mid }
+        }
+        let id = lo - 1
+        guard i > Int(starts[id]) else {
+          // At the token's start: it may still hold the needle further on.
+          i += 1
+          continue
+        }
+        out.append(id)
+        // On to the next token: a token counts once.
+        i = id + 1 < starts.count ? Int(starts[id + 1]) : b.count
+      }
+    }
+    return out
+  }
+}
