@@ -34,6 +34,8 @@ struct ConcurrencyTests {
     FuzzHarness.probeRequests + [
       AutocompleteRequest(query: "apo"), AutocompleteRequest(query: "berg"),
       AutocompleteRequest(query: "x" + String(repeating: "y", count: 400)),
+      // Found only inside longer words: the first such request decodes the dictionary.
+      AutocompleteRequest(query: "potheke"),
     ]
 
   /// Place IDs to fetch.
