@@ -4,7 +4,7 @@ import PlaceIndexFormat
 /// lies inside ("bergerhaus" in "rheinbergerhaus") with one pass over plain bytes.
 ///
 /// Built on the first such search (the dictionary is front-coded and Huffman-coded, too slow to
-/// decode on every one): about 10 bytes per token.
+/// decode on every one): each token's bytes plus 5.
 struct TokenText: Sendable {
   /// The tokens in id order, each followed by a 0 byte (no folded token holds one).
   private let bytes: [UInt8]
@@ -17,7 +17,11 @@ struct TokenText: Sendable {
     var starts: [Int32] = []
     starts.reserveCapacity(dictionary.count)
     try dictionary.forEach { _, token in
-      starts.append(Int32(bytes.count))
+      guard let start = Int32(exactly: bytes.count) else {
+        throw IndexFormatError.corrupt(
+          path: "", section: "TOKENS", offset: 0, reason: "the tokens' text passes 2 GiB")
+      }
+      starts.append(start)
       bytes.append(contentsOf: token)
       bytes.append(0)
     }

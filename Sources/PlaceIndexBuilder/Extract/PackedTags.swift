@@ -8,7 +8,7 @@ import OSMReader
 ///
 /// Layout, per tag in file order: key length (LEB128), key (UTF-8), value length (LEB128),
 /// value (UTF-8). Of several tags with one key, readers take the first.
-struct PackedTags: Sendable, Equatable {
+struct PackedTags: Sendable {
   private var bytes: [UInt8]
 
   /// No tags.
@@ -16,7 +16,7 @@ struct PackedTags: Sendable, Equatable {
 
   private init(bytes: [UInt8]) { self.bytes = bytes }
 
-  /// The tags of `tags`; of several tags with one key, the first.
+  /// The tags of `tags`, in order (readers take the first of several with one key).
   init(_ tags: [OSMTag]) {
     var out: [UInt8] = []
     out.reserveCapacity(tags.reduce(0) { $0 + $1.key.utf8.count + $1.value.utf8.count + 2 })
