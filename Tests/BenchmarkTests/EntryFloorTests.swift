@@ -69,17 +69,18 @@ import Testing
 
   @Test func sixTextsBehindOneLetterNeedOneMoreForTheSixth() throws {
     let texts = ["aa", "ab", "ac", "ad", "ae", "af"]
-    #expect(try #require(EntryFloor.meanChars(texts)) == 7.0 / 6.0)
-    #expect(try #require(EntryFloor.stableOrderMeanChars(texts)) == 7.0 / 6.0)
-    #expect(EntryFloor.meanChars([]) == nil)
-    #expect(EntryFloor.stableOrderMeanChars(["", ""]) == nil)
+    let floor = try #require(EntryFloor(texts))
+    #expect(floor.anyOrder == 7.0 / 6.0)
+    #expect(floor.stableOrder == 7.0 / 6.0)
+    #expect(EntryFloor([]) == nil)
+    #expect(EntryFloor(["", ""]) == nil)
   }
 
   @Test func anyOrderFloorIsTheBruteForceOptimum() throws {
     let sets = Self.textSets(seed: 7, sets: 300, maxCount: 9, alphabet: "ab")
     #expect(sets.contains { $0.count >= 7 })
     for texts in sets {
-      let floor = try #require(EntryFloor.meanChars(texts))
+      let floor = try #require(EntryFloor(texts)).anyOrder
       let best = Double(Self.bruteForceCost(texts)) / Double(texts.count)
       #expect(abs(floor - best) < 1e-9, "\(texts)")
     }
@@ -91,8 +92,8 @@ import Testing
     var attained = 0
     var aboveAnyOrder = 0
     for texts in sets {
-      let stable = try #require(EntryFloor.stableOrderMeanChars(texts))
-      let any = try #require(EntryFloor.meanChars(texts))
+      let floor = try #require(EntryFloor(texts))
+      let (stable, any) = (floor.stableOrder, floor.anyOrder)
       for _ in 0..<4 {
         let order = rng.sample(texts, texts.count)
         let (mean, never) = Self.stableOrderMean(texts, order: order)

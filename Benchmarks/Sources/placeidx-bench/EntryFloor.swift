@@ -17,14 +17,30 @@
 /// so taking slots shortest prefix first, as many as stay assignable, is optimal. Slots in the
 /// subtree of prefix `u` can go to distinct places iff no subtree holds more slots than places
 /// (Hall's condition on a laminar family), which the greedy checks along each prefix's ancestors.
-enum EntryFloor {
-  /// The least mean number of characters typed before a place of `texts` enters the top 5, or
-  /// nil when `texts` is empty.
-  static func meanChars(_ texts: [String], slots: Int = 5) -> Double? {
+struct EntryFloor {
+  /// The least mean number of characters typed before a place enters the top 5, over every
+  /// order (a different one at each prefix allowed).
+  let anyOrder: Double
+  /// The least mean number of characters before a place enters the top 5 for a system whose
+  /// order of places does not change as the text grows (the top 5 of a prefix is the 5 best
+  /// places that match it).
+  ///
+  /// Under such an order, the places of a prefix's subtree that have entered by that prefix
+  /// are exactly its 5 best, whatever the order: so the sum of entry lengths is the same for
+  /// every order, but for where a place ends at a prefix more than 5 texts pass through (in its
+  /// top 5 or not). A place that never enters counts at its full length, and of those two cases
+  /// the count takes the cheaper.
+  let stableOrder: Double
+
+  /// Both floors over the distinct non-empty texts of `texts`; nil when there are none.
+  init?(_ texts: [String], slots: Int = 5) {
     let unique = Array(Set(texts.filter { !$0.isEmpty }))
     guard !unique.isEmpty else { return nil }
     let trie = PrefixTrie(unique.map { Array($0) })
-    // Breadth-first order is shortest prefix first.
+    let n = Double(unique.count)
+
+    // Any order: slots shortest prefix first, as many as stay assignable. Breadth-first order
+    // is shortest prefix first.
     var used = [Int](repeating: 0, count: trie.nodes.count)
     var cost = 0
     var placed = 0
@@ -45,28 +61,16 @@ enum EntryFloor {
       placed += room
     }
     precondition(placed == unique.count, "every place has its own full text as a last resort")
-    return Double(cost) / Double(unique.count)
-  }
+    anyOrder = Double(cost) / n
 
-  /// The least mean number of characters before a place of `texts` enters the top 5 for a
-  /// system whose order of places does not change as the text grows (the top 5 of a prefix is
-  /// the 5 best places that match it), or nil when `texts` is empty.
-  ///
-  /// Under such an order, the places of a prefix's subtree that have entered by that prefix
-  /// are exactly its 5 best, whatever the order: so the sum of entry lengths is the same for
-  /// every order, up to which place ends at a crowded prefix. A place that never enters counts
-  /// at its full length; the count takes the place ending at a crowded prefix as entered.
-  static func stableOrderMeanChars(_ texts: [String], slots: Int = 5) -> Double? {
-    let unique = Array(Set(texts.filter { !$0.isEmpty }))
-    guard !unique.isEmpty else { return nil }
-    let trie = PrefixTrie(unique.map { Array($0) })
-    // Sum over lengths d >= 0 of the places not yet entered after d characters.
-    var cost = unique.count
+    // Stable order: the sum over lengths d >= 0 of the places not yet entered after d
+    // characters.
+    var stable = unique.count
     for node in trie.nodes.dropFirst() {
       let continuing = node.places - (node.ends ? 1 : 0)
-      cost += max(0, continuing - slots)
+      stable += max(0, continuing - slots)
     }
-    return Double(cost) / Double(unique.count)
+    stableOrder = Double(stable) / n
   }
 }
 

@@ -3,11 +3,11 @@ struct FloorRow: Codable, Sendable {
   var category: String
   /// Distinct typed texts in the category's pool (the places its targets are drawn from).
   var pool: Int
-  /// ``EntryFloor`` over the pool: no system reading only the text needs fewer characters on
-  /// average. Nil for typo variants, whose texts are drawn, not listed.
+  /// ``EntryFloor/anyOrder`` over the pool: no system reading only the text needs fewer
+  /// characters on average. Nil for typo variants, whose texts are drawn, not listed.
   var floorChars: Double?
-  /// ``EntryFloor/stableOrderMeanChars(_:slots:)`` over the pool: the same for a system whose
-  /// order of places stays put as the text grows.
+  /// ``EntryFloor/stableOrder`` over the pool: the same for a system whose order of places
+  /// stays put as the text grows.
   var stableFloorChars: Double?
   /// Targets without an origin that entered the top 5 on both systems, and the mean characters
   /// each needed for them.
@@ -28,15 +28,12 @@ struct FloorRow: Codable, Sendable {
         targets[$0].category == c && targets[$0].origin == nil && ours[$0].firstTop5 != nil
           && peer[$0].firstTop5 != nil
       }
-      func mean(_ o: [TargetOutcome]) -> Double? {
-        paired.isEmpty
-          ? nil
-          : Double(paired.map { o[$0].firstTop5 ?? 0 }.reduce(0, +)) / Double(paired.count)
-      }
+      let floor = EntryFloor(texts)
       return FloorRow(
-        category: c.rawValue, pool: Set(texts).count, floorChars: EntryFloor.meanChars(texts),
-        stableFloorChars: EntryFloor.stableOrderMeanChars(texts),
-        pairedTargets: paired.count, oursChars: mean(ours), peerChars: mean(peer))
+        category: c.rawValue, pool: Set(texts).count, floorChars: floor?.anyOrder,
+        stableFloorChars: floor?.stableOrder, pairedTargets: paired.count,
+        oursChars: QualityScorer.meanChars(ours, over: paired),
+        peerChars: QualityScorer.meanChars(peer, over: paired))
     }
   }
 }

@@ -272,6 +272,12 @@ enum QualityScorer {
     return out
   }
 
+  /// Mean characters to the top 5 over `members`, targets that all got there; nil for none.
+  static func meanChars(_ o: [TargetOutcome], over members: [Int]) -> Double? {
+    members.isEmpty
+      ? nil : Double(members.map { o[$0].firstTop5 ?? 0 }.reduce(0, +)) / Double(members.count)
+  }
+
   static func rows(
     _ targets: [Target], ours: [TargetOutcome], peer: [TargetOutcome]
   ) -> [QualityRow] {
@@ -293,17 +299,14 @@ enum QualityScorer {
             ? nil : Double(entered.reduce(0, +)) / Double(entered.count))
       }
       let paired = members.filter { ours[$0].firstTop5 != nil && peer[$0].firstTop5 != nil }
-      func pairedMean(_ o: [TargetOutcome]) -> Double? {
-        paired.isEmpty
-          ? nil : Double(paired.map { o[$0].firstTop5 ?? 0 }.reduce(0, +)) / Double(paired.count)
-      }
       rows.append(
         QualityRow(
           category: name, targets: members.count,
           meanTextLength: Double(members.map { Array(targets[$0].text).count }.reduce(0, +))
             / Double(members.count),
           ours: quality(ours), peer: quality(peer), pairedTargets: paired.count,
-          oursPairedChars: pairedMean(ours), peerPairedChars: pairedMean(peer)))
+          oursPairedChars: meanChars(ours, over: paired),
+          peerPairedChars: meanChars(peer, over: paired)))
     }
     return rows
   }
