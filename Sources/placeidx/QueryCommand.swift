@@ -16,7 +16,7 @@ enum QueryCommand {
   ]
 
   static func run(_ args: [String]) throws {
-    let a = try Arguments(args, valued: valued, flags: ["json", "jsonl"])
+    let a = try Arguments(args, valued: valued, flags: ["json", "jsonl", "explain"])
     let paths = a.values("index")
     guard !paths.isEmpty else { throw UsageError("query needs --index FILE") }
     let client = try PlacesClient(indexPaths: paths)
@@ -47,6 +47,11 @@ enum QueryCommand {
       request.maxResultCount = n
     }
     if let s = a.value("session") { request.sessionToken = AutocompleteSessionToken(s) }
+    if a.flag("explain") {
+      try explain(client.explainedSuggestions(for: request))
+      for attribution in client.attributions { print("   \(attribution)") }
+      return
+    }
     let suggestions = try client.autocompleteSuggestions(for: request)
     if a.flag("json") {
       print(PlacesJSONProtocol.encodeResponse(suggestions))
@@ -60,6 +65,21 @@ enum QueryCommand {
       print(line)
     }
     for attribution in client.attributions { print("   \(attribution)") }
+  }
+
+  /// Each suggestion with its score in parts and the duplicates folded into it.
+  static func explain(_ explained: [ExplainedSuggestion]) {
+    if explained.isEmpty { print("(no suggestions, or a plus code: nothing to explain)") }
+    for (i, e) in explained.enumerated() {
+      let p = e.suggestion
+      print("\(i + 1). \(bold(p.fullText))  [\(p.placeID)] \(p.types.first ?? "")")
+      print("   \(e.breakdown)")
+      for c in e.collapsed {
+        print(
+          "   folded in: \(c.suggestion.placeID) \(c.suggestion.types.first ?? "") (same name and "
+            + "place, nearby): \(c.breakdown)")
+      }
+    }
   }
 
   /// The text with matched ranges in brackets, for terminals without styling.

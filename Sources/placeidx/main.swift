@@ -17,7 +17,8 @@ let usage = """
     placeidx build EXTRACT -o FILE [--data DIR] [--quiet] [--report]
     placeidx build EXTRACT -o DIR --split-by-country   (one shard per country: DIR/CC.placeidx)
     placeidx build --pipeline NAME [--root DIR] [--data DIR] [--quiet] [--report]
-    placeidx query --index FILE [--index FILE…] QUERY [request options] [--json]
+    placeidx query --index FILE|DIR [--index …] QUERY [request options] [--json | --explain]
+                 (several files or a folder of .placeidx shards answer as one index)
     placeidx query --index FILE [--index FILE…] --jsonl
     placeidx details --index FILE ID [--fields a,b,c] [--language xx] [--json]
                  fields: id, displayName, formattedAddress, addressComponents, location,
@@ -44,6 +45,8 @@ let usage = """
     --language xx               preferred name language
     --offset N                  cursor offset in the query (Unicode characters)
     --max N                     most suggestions (default 5)
+    --explain                   each result's score in parts (docs/RANKING.md) and the
+                                duplicates folded into it
 
   JSON LINES (query --jsonl)
     One request per line on stdin, one response per line on stdout, flushed, in order.

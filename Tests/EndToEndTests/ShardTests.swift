@@ -29,5 +29,75 @@ struct ShardTests {
     }
     let li = try PlacesClient(indexPaths: report.shards.filter { $0.country == "LI" }.map(\.path))
     #expect(try li.autocompleteSuggestions(for: AutocompleteRequest(query: "prattville")).isEmpty)
+    try expectSameAnswers(shards, whole)
+    // The folder stands for its shards.
+    let folder = try PlacesClient(indexPaths: [dir])
+    #expect(folder.indexes.count == report.shards.count)
+    let request = AutocompleteRequest(query: "Lori S")
+    #expect(
+      PlacesJSONProtocol.encodeResponse(try folder.autocompleteSuggestions(for: request))
+        == PlacesJSONProtocol.encodeResponse(try whole.autocompleteSuggestions(for: request)))
+  }
+
+  @Test func aFolderWithNoIndexIsAnErrorNamingIt() throws {
+    let dir = try TestPaths.temporaryDirectory().path
+    #expect {
+      try PlacesClient(indexPaths: [dir])
+    } throws: { error in
+      guard case .index(.cannotOpen(let path, let reason)) = error as? PlacesError else {
+        return false
+      }
+      return path == dir && reason.contains("no .placeidx")
+    }
+  }
+
+  /// Every keystroke of a seeded draw of place names, without and with an origin, and the
+  /// requests that once differed ("Lori S" near Prattville: the LI shard, finding no prefix of
+  /// "lori", looked inside longer words and offered Sankt Florinsgasse), get the same JSON
+  /// response from the shards as from the one index.
+  func expectSameAnswers(_ shards: PlacesClient, _ whole: PlacesClient) throws {
+    let index = whole.indexes[0]
+    var random = SplitMix64(seed: 19)
+    var texts: [(String, Coordinate?)] = [
+      ("Lori S", Coordinate(latitude: 32.4637, longitude: -86.4597)), ("E B Ha", nil),
+      ("Co Li", Coordinate(latitude: 47.14, longitude: 9.52)), ("Sankt Flor", nil),
+    ]
+    for _ in 0..<80 {
+      let rank = Int(random.next() % UInt64(index.placeCount))
+      let place = try whole.fetchPlace(
+        with: FetchPlaceRequest(
+          placeID: try index.placeIDForTesting(rank: rank),
+          placeProperties: [.displayName, .coordinate]))
+      guard let name = place.displayName, let at = place.coordinate else { continue }
+      let origin =
+        random.next() % 2 == 0
+        ? nil
+        : Coordinate(
+          latitude: at.latitude + 0.01, longitude: at.longitude - 0.01)
+      texts.append((String(name.prefix(14)), origin))
+    }
+    var compared = 0
+    var nonEmpty = 0
+    for (text, origin) in texts {
+      let chars = Array(text)
+      for n in 1...chars.count {
+        let request = AutocompleteRequest(
+          query: String(chars[0..<n]), filter: AutocompleteFilter(origin: origin))
+        let a = PlacesJSONProtocol.encodeResponse(try shards.autocompleteSuggestions(for: request))
+        let b = PlacesJSONProtocol.encodeResponse(try whole.autocompleteSuggestions(for: request))
+        #expect(a == b, "\(request.query) near \(String(describing: origin))")
+        compared += 1
+        if b.count > 30 { nonEmpty += 1 }
+      }
+    }
+    #expect(compared > 500)
+    #expect(nonEmpty > compared / 2)
+    let lori = AutocompleteRequest(
+      query: "Lori S",
+      filter: AutocompleteFilter(origin: Coordinate(latitude: 32.4637, longitude: -86.4597)))
+    #expect(
+      try shards.autocompleteSuggestions(for: lori).compactMap(\.placeSuggestion).allSatisfy {
+        !$0.primaryText.text.contains("Florinsgasse")
+      })
   }
 }

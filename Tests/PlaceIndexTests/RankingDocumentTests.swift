@@ -9,7 +9,7 @@ import Testing
   @Test func theRankingPageStatesTheWeightsInTheCode() throws {
     let doc = try String(
       contentsOf: TestPaths.repoRoot.appendingPathComponent("docs/RANKING.md"), encoding: .utf8)
-    typealias W = LoadedIndex.Weight
+    typealias W = Ranking
     let statements = [
       "| name | \(W.nameExact) | \(W.namePrefix) |",
       "| alternative name only | \(W.alternativeName) × \(W.nameExact) | \(W.alternativeName) × \(W.namePrefix) |",
@@ -19,9 +19,9 @@ import Testing
       "plus \(W.wholeName) when the typed words cover every word",
       "\(W.importance) × the place's importance",
       "\(W.nearness) × exp(−distance / \(Int(W.nearnessScale / 1000)) km)",
-      "earns it from \(LoadedIndex.wholeNameMinimum) letters on",
-      "more than \(LoadedIndex.nearFirstMinimumCost) places",
-      "after \(LoadedIndex.nearFirstAfter) records,",
+      "earns it from \(Ranking.wholeNameMinimum) letters on",
+      "more than \(Ranking.nearFirstMinimumCost) places",
+      "after \(Ranking.nearFirstAfter) records,",
     ]
     for s in statements {
       #expect(doc.contains(s), "docs/RANKING.md should say: \(s)")

@@ -50,14 +50,14 @@ struct SearchPathTests {
       }
       let text = String(decoding: q, as: UTF8.self)
       let range = try index.tokens.prefixRange(text)
-      let limit = TypoDistance.allowedEdits(length: q.count)
+      let limit = Ranking.allowedEdits(length: q.count)
       let first = try index.tokens.prefixRange(String(text.unicodeScalars.first!))
       var expected: [Int] = []
       for id in first where !range.contains(id) {
         if TypoDistance.prefixDistance(q, words[id], limit: limit) != nil { expected.append(id) }
       }
       let found = try index.typoCandidates(text, excluding: range)
-      #expect(found == Array(expected.prefix(LoadedIndex.maxTypoCandidates)), "\(text)")
+      #expect(found == Array(expected.prefix(Ranking.maxTypoCandidates)), "\(text)")
       checked += 1
     }
     #expect(checked > 100)
@@ -146,8 +146,8 @@ struct SearchPathTests {
     ("premise", "apartment_building", 151, false), ("hotel", "apartment_building", 10, false),
   ])
   func duplicatesShareANameAndAreClose(a: String, b: String, distance: Double, same: Bool) {
-    #expect(PlacesClient.areDuplicates(a, b, distance: distance) == same)
-    #expect(PlacesClient.areDuplicates(b, a, distance: distance) == same)
+    #expect(Ranking.areDuplicates(a, b, distance: distance) == same)
+    #expect(Ranking.areDuplicates(b, a, distance: distance) == same)
   }
 
   /// A word that matches no token as typed, as a prefix or within typo distance is looked for
@@ -190,8 +190,8 @@ struct WholeNameBonusTests {
       index.textScore(nameWordCount: 1, hits: [.range(.name)], [token], missing: 0))
     // The one word of the name matched: the full coverage.
     let expected =
-      LoadedIndex.Weight.namePrefix + LoadedIndex.Weight.coverage
-      + (bonus ? LoadedIndex.Weight.wholeName : 0)
+      Ranking.namePrefix + Ranking.coverage
+      + (bonus ? Ranking.wholeName : 0)
     #expect(score == expected)
     // Two words typed: the bonus does not wait for three letters.
     let second = ResolvedToken(range: 60..<61, exact: 60, typos: [], cost: 1, typedLength: 1)
@@ -200,8 +200,8 @@ struct WholeNameBonusTests {
         nameWordCount: 2, hits: [.range(.name), [.range(.name), .exact(.name)]],
         [token, second], missing: 0))
     #expect(
-      two == LoadedIndex.Weight.namePrefix + LoadedIndex.Weight.nameExact
-        + LoadedIndex.Weight.coverage + LoadedIndex.Weight.wholeName)
+      two == Ranking.namePrefix + Ranking.nameExact
+        + Ranking.coverage + Ranking.wholeName)
   }
 
   @Test func coverageIsTheShareOfTheNameTyped() throws {
@@ -209,13 +209,13 @@ struct WholeNameBonusTests {
     let word = ResolvedToken(range: 40..<50, exact: nil, typos: [], cost: 10, typedLength: 2)
     let score = try #require(
       index.textScore(nameWordCount: 4, hits: [.range(.name)], [word], missing: 0))
-    #expect(score == LoadedIndex.Weight.namePrefix + LoadedIndex.Weight.coverage / 4)
+    #expect(score == Ranking.namePrefix + Ranking.coverage / 4)
   }
 
   @Test func anAlternativeNameScoresBelowThePrimaryNameAndEarnsNoBonus() throws {
     let index = try LoadedIndex(path: try helsinkiSearchIndex.get())
     let word = ResolvedToken(range: 42..<43, exact: 42, typos: [], cost: 10, typedLength: 6)
-    let w = LoadedIndex.Weight.self
+    let w = Ranking.self
     func score(_ part: PostingsPart) throws -> Double {
       try #require(
         index.textScore(
@@ -257,7 +257,7 @@ struct SearchOracleTests {
       let point = Coordinate(
         latitude: Double(entry.latitudeE7) / 1e7, longitude: Double(entry.longitudeE7) / 1e7)
       let (geo, distance) = index.geoScore(point, context: context)
-      let importance = LoadedIndex.Weight.importance * Double(entry.importance) / 65535
+      let importance = Ranking.importance * Double(entry.importance) / 65535
       all.append(
         ScoredPlace(
           rank: rank, score: text + importance + geo, distance: distance,
@@ -301,7 +301,7 @@ struct SearchOracleTests {
         for filter in filters {
           let plan = QueryPlan(query: query, inputOffset: nil)
           let found = try index.search(plan, filter: filter, typeFilter: .any, limit: 10)
-            .filter { $0.score > -LoadedIndex.relaxedPenalty / 2 }
+            .filter { $0.score > -Ranking.relaxedPenalty / 2 }
           let expected = try everyPlace(index, query, filter: filter, limit: 10)
           #expect(
             found.map(\.rank) == expected.map(\.rank), "\(query) with \(filter)")

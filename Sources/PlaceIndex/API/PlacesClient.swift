@@ -10,11 +10,33 @@ public final class PlacesClient: Sendable {
   /// Per-session figures of the requests made through this client.
   public let sessions = SessionStatistics()
 
-  /// Loads the indexes at `paths`.
+  /// Loads the indexes at `paths`; a folder stands for every `.placeidx` file in it, in name
+  /// order (a folder of shards answers as one index over the same data would).
   public init(indexPaths: [String]) throws(PlacesError) {
     var loaded: [LoadedIndex] = []
-    for p in indexPaths { loaded.append(try LoadedIndex(path: p)) }
+    for p in try Self.expandingFolders(indexPaths) { loaded.append(try LoadedIndex(path: p)) }
     indexes = loaded
+  }
+
+  /// `paths` with each folder replaced by the `.placeidx` files in it, sorted by name; a
+  /// folder without any is an error that names it.
+  static func expandingFolders(_ paths: [String]) throws(PlacesError) -> [String] {
+    var out: [String] = []
+    for p in paths {
+      var isFolder: ObjCBool = false
+      guard FileManager.default.fileExists(atPath: p, isDirectory: &isFolder), isFolder.boolValue
+      else {
+        out.append(p)
+        continue
+      }
+      let names = ((try? FileManager.default.contentsOfDirectory(atPath: p)) ?? [])
+        .filter { $0.hasSuffix(".placeidx") }.sorted()
+      guard !names.isEmpty else {
+        throw .index(.cannotOpen(path: p, reason: "a folder with no .placeidx file in it"))
+      }
+      out += names.map { (p as NSString).appendingPathComponent($0) }
+    }
+    return out
   }
 
   /// Uses already loaded indexes.
@@ -30,53 +52,12 @@ public final class PlacesClient: Sendable {
     -> [AutocompleteSuggestion]
   {
     let typeFilter = try validate(request)
-    let offset = request.filter.inputOffset
-    let plan = QueryPlan(query: request.query, inputOffset: offset)
+    let plan = QueryPlan(query: request.query, inputOffset: request.filter.inputOffset)
     if plan.tokens.isEmpty { return [] }
     if let code = try plusCodeSuggestion(request) { return [.place(code)] }
-    let limit = max(1, request.maxResultCount)
-    var found: [ScoredPlace] = []
-    for (shard, index) in indexes.enumerated() {
-      do {
-        for var p in try index.search(
-          plan, filter: request.filter, typeFilter: typeFilter, limit: limit * 2)
-        {
-          p.shard = shard
-          found.append(p)
-        }
-      } catch let e as IndexFormatError {
-        throw .index(e.withPath(index.file.path))
-      } catch {
-        throw .index(.corrupt(path: index.file.path, section: "?", offset: 0, reason: "\(error)"))
-      }
+    return try ranked(request, plan: plan, typeFilter: typeFilter).shown.map {
+      .place($0.suggestion)
     }
-    found.sort { $0.score > $1.score || ($0.score == $1.score && $0.rank < $1.rank) }
-    var suggestions: [AutocompletePlaceSuggestion] = []
-    var seen: [(String, String, Coordinate)] = []
-    var tables = [Abbreviations?](repeating: nil, count: indexes.count)
-    for f in found {
-      guard suggestions.count < limit else { break }
-      // Each index's abbreviations are fetched once per request: the cell takes a lock and
-      // the table's storage is shared by every thread.
-      if tables[f.shard] == nil { tables[f.shard] = try? indexes[f.shard].abbreviations }
-      guard let a = tables[f.shard],
-        let (s, key) = try? suggestion(for: f, plan: plan, filter: request.filter, abbreviations: a)
-      else { continue }
-      // The same shop mapped as node and building: same name, same or no specific type, close
-      // together (``areDuplicates(_:_:distance:)``).
-      let point = Coordinate(
-        latitude: Double(f.latitudeE7) / 1e7, longitude: Double(f.longitudeE7) / 1e7)
-      let type = s.types.first ?? ""
-      if seen.contains(where: {
-        $0.0 == key
-          && PlacesClient.areDuplicates(type, $0.1, distance: $0.2.distance(to: point))
-      }) {
-        continue
-      }
-      seen.append((key, s.types.first ?? "", point))
-      suggestions.append(s)
-    }
-    return suggestions.map { .place($0) }
   }
 
   /// Predictions for `request`, as the service's SDK delivers them.
@@ -92,33 +73,6 @@ public final class PlacesClient: Sendable {
     }
   }
 
-  /// Whether two places with the same name, of primary types `a` and `b`, `distance` meters
-  /// apart are one: the same type within ``duplicateRadius(primaryType:)``, or one of them of
-  /// a generic type within the default 150 m (the untyped grounds of a named bank; an address
-  /// point inside the building of the same address).
-  static func areDuplicates(_ a: String, _ b: String, distance: Double) -> Bool {
-    if a == b { return distance < duplicateRadius(primaryType: a) }
-    return (genericTypes.contains(a) || genericTypes.contains(b))
-      && distance < duplicateRadius(primaryType: "")
-  }
-
-  /// Primary types that say no more than "a place", "an address" or "a building": such a
-  /// result is one with a same-named result of any type close by.
-  static let genericTypes: Set<String> = [
-    "point_of_interest", "establishment", "street_address", "premise",
-  ]
-
-  /// How far apart two places with the same name and primary type may be and still be one
-  /// place (a town as node and boundary, a street in pieces, a shop as node and building).
-  static func duplicateRadius(primaryType: String) -> Double {
-    switch primaryType {
-    case "country", "administrative_area_level_1", "administrative_area_level_2": 100_000
-    case "locality", "administrative_area_level_3", "postal_town": 10_000
-    case "sublocality", "neighborhood", "route": 2_000
-    default: 150
-    }
-  }
-
   /// Builds the displayed suggestion of a scored place, and the key of its duplicates.
   func suggestion(
     for f: ScoredPlace, plan: QueryPlan, filter: AutocompleteFilter, abbreviations a: Abbreviations
@@ -128,7 +82,9 @@ public final class PlacesClient: Sendable {
     let region = filter.regionCode?.uppercased()
     let key = PlaceDisplay.Key(
       rank: f.rank, language: language?.isEmpty == false ? language : nil, region: region)
-    let d = try index.displays.value(for: key) { try PlaceDisplay(index, key, abbreviations: a) }
+    let d = try index.recent.displays.value(for: key) {
+      try PlaceDisplay(index, key, abbreviations: a)
+    }
     let primaryMatches = MatchHighlighter.matches(
       queryTokens: plan.tokens, in: d.primary, abbreviations: a)
     let secondaryMatches = MatchHighlighter.matches(

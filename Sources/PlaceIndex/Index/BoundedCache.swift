@@ -2,11 +2,12 @@ import Foundation
 
 /// Values an index computed lately, kept so that the next request does not compute them again.
 ///
-/// An index keeps three: the finished words of recent queries, resolved ("Sankt Florinsgasse 1",
-/// then "Sankt Florinsgasse 15", looks up "sankt" and "florinsgasse" once; the word being typed
-/// is never taken from it), the display texts of recent suggestions prepared for highlighting,
-/// and what recent suggestions showed of their places (the same place on the next keystroke,
-/// the same town under many places).
+/// An index keeps four (``RecentWork``): the finished words of recent queries, resolved
+/// ("Sankt Florinsgasse 1", then "Sankt Florinsgasse 15", looks up "sankt" and "florinsgasse"
+/// once; the word being typed is never taken from it), every place's hits for such words, the
+/// display texts of recent suggestions prepared for highlighting, and what recent suggestions
+/// showed of their places (the same place on the next keystroke, the same town under many
+/// places).
 ///
 /// Bounded: when a thread's part holds `capacity` values it starts over. A value depends only
 /// on its key and the index, so a kept one is the one computing it gives; errors are not kept.

@@ -2,7 +2,9 @@ import Foundation
 import PlaceCore
 import PlaceIndexFormat
 
-/// One opened index file and the views over its sections. Immutable and shared by all queries.
+/// One opened index file and the views over its sections, shared by all queries. The views
+/// are immutable (some are decoded on first use, once); what requests compute and keep for the
+/// next ones lives apart, in ``recent``.
 public final class LoadedIndex: Sendable {
   /// The file.
   public let file: IndexFile
@@ -16,15 +18,9 @@ public final class LoadedIndex: Sendable {
   private let abbreviationsCell: ParsedOnce<Abbreviations>
   private let contextsCell: ParsedOnce<DecodedContexts>
   private let tokenTextCell: ParsedOnce<TokenText>
-  /// Finished words resolved lately (queries grow keystroke by keystroke), by word and limit.
-  let resolvedWords = BoundedCache<WordKey, ResolvedToken>(capacity: 512)
-  /// Every place's hits for finished words of recent queries: a word that does not drive a
-  /// search is matched through them ("florinsgasse" while the number after it is typed).
-  let hitMaps = BoundedCache<WordKey, WordHitMap>(capacity: 16)
-  /// Display texts of recent suggestions, prepared for highlighting.
-  let preparedTexts = BoundedCache<String, MatchHighlighter.Prepared>(capacity: 1024)
-  /// What recent suggestions showed of their places.
-  let displays = BoundedCache<PlaceDisplay.Key, PlaceDisplay>(capacity: 1024)
+  /// What recent requests computed from this index, kept for the next ones (bounded per
+  /// thread); the only part of a loaded index that changes.
+  let recent = RecentWork()
   /// The metadata section as a JSON object.
   public let metadata: [String: String]
   /// Primary type name index of each type list, for quick filtering.
@@ -206,6 +202,8 @@ extension LoadedIndex {
   /// `text` prepared for highlighting with this index's `abbreviations`, kept for the next
   /// suggestions that show it.
   func prepared(_ text: String, abbreviations: Abbreviations) -> MatchHighlighter.Prepared {
-    preparedTexts.value(for: text) { MatchHighlighter.Prepared(text, abbreviations: abbreviations) }
+    recent.preparedTexts.value(for: text) {
+      MatchHighlighter.Prepared(text, abbreviations: abbreviations)
+    }
   }
 }

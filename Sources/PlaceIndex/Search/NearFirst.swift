@@ -18,23 +18,11 @@ import PlaceIndexFormat
 /// The rings start beyond a bias region's farthest point, since every place inside the
 /// region earns the full bonus.
 extension LoadedIndex {
-  /// Radii of the rings, in meters.
-  static let ringRadii: [Double] = [250, 500, 1_000, 2_000, 4_000, 8_000, 16_000, 32_000]
-  /// Most places in a ring.
-  static let ringPlaces = 4096
-  /// At most this many places whose name carries the typed word whole are read first.
-  static let exactNamesFirst = 64
-  /// Records a scan in rank order reads before it turns to reading from both ends.
-  static let nearFirstAfter = 16
-  /// The search reads from both ends only when the driving words' postings hold more than
-  /// this many places; fewer, and the scan in rank order reads them all and ends by itself.
-  static let nearFirstMinimumCost = 256
-
   /// Whether a search with `context` whose driving words' postings hold `cost` places reads
   /// from both ends: it has a focus, looks places up by region, and some ring reaches past
   /// the bias region.
   func readsFromBothEnds(_ context: SearchContext, cost: Int) -> Bool {
-    guard context.regionLookup, cost > Self.nearFirstMinimumCost, context.focus != nil else {
+    guard context.regionLookup, cost > Ranking.nearFirstMinimumCost, context.focus != nil else {
       return false
     }
     return !ringRadii(context).isEmpty
@@ -44,7 +32,7 @@ extension LoadedIndex {
   private func ringRadii(_ context: SearchContext) -> [Double] {
     guard let focus = context.focus else { return [] }
     let reach = context.filter.coordinateRegionBias.map { $0.reach(from: focus) } ?? 0
-    return Self.ringRadii.filter { $0 > reach }
+    return Ranking.ringRadii.filter { $0 > reach }
   }
 
   /// Scores the rest of the candidates from both ends into `best`, from `rank` (not yet
@@ -76,7 +64,7 @@ extension LoadedIndex {
     // The few places whose name carries the word typed whole come first: then every other
     // place can score it only as a prefix.
     var exactNamesSeen = false
-    if exactNames.count <= Self.exactNamesFirst {
+    if exactNames.count <= Ranking.exactNamesFirst {
       for p in exactNames {
         seen.insert(p)
         let importance = try scorer.decode(p)
@@ -84,8 +72,8 @@ extension LoadedIndex {
       }
       exactNamesSeen = true
     }
-    let nearness = Weight.nearness
-    let scale = Weight.nearnessScale
+    let nearness = Ranking.nearness
+    let scale = Ranking.nearnessScale
     // Bounds for the places not seen yet.
     var importanceBound = importanceBound
     var geoBound = scorer.maxGeo
@@ -95,7 +83,7 @@ extension LoadedIndex {
     )
     // The ring being read; a ring of more places than this ends the rings (reading it would
     // cost more than the postings it could spare).
-    let ringLimit = min(candidates.cost, Self.ringPlaces)
+    let ringLimit = min(candidates.cost, Ranking.ringPlaces)
     var ringIndex = 0
     var ring: [Int]? = try placesNear(
       .circle(center: focus, radiusMeters: radii[0]), limit: ringLimit, sorted: false)

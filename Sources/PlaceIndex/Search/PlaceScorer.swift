@@ -41,7 +41,7 @@ struct PlaceScorer {
     _ index: LoadedIndex, resolved: [ResolvedToken], drivers: [Int], missing: Int,
     context: SearchContext, candidates: Candidates
   ) throws {
-    typealias W = LoadedIndex.Weight
+    typealias W = Ranking
     self.index = index
     self.resolved = resolved
     self.missing = missing
@@ -92,7 +92,7 @@ struct PlaceScorer {
   @inline(__always)
   mutating func decode(_ rank: Int) throws -> Double {
     try index.places.match(rank, into: &entry, contexts: decoded)
-    return LoadedIndex.Weight.importance * Double(entry.importance) / 65535
+    return Ranking.importance * Double(entry.importance) / 65535
   }
 
   /// Scores the place ``decode(_:)`` read last into `best`, when it matches the words and
@@ -127,6 +127,7 @@ struct PlaceScorer {
     best.insert(
       ScoredPlace(
         rank: rank, score: score, distance: distance,
-        latitudeE7: entry.latitudeE7, longitudeE7: entry.longitudeE7))
+        latitudeE7: entry.latitudeE7, longitudeE7: entry.longitudeE7,
+        importance: entry.importance))
   }
 }

@@ -31,24 +31,35 @@ struct ResolvedToken: Sendable {
   /// Sorted ids of tokens within the allowed edits (first letter fixed), outside `range`; for
   /// a word that matches nothing else, of the tokens it lies inside. Both count as typos.
   var typos: [Int]
-  /// Total postings over the range (capped), to pick the cheapest token to drive the search.
+  /// Total postings over the range (capped) and the typos, to pick the cheapest token to drive
+  /// the search.
   var cost: Int
   /// Bytes typed (folded UTF-8).
   var typedLength = 0
   /// Whether ``typos`` are the tokens the word lies inside (it matches nothing else).
   var infixOnly = false
+  /// The part of ``cost`` that the prefix range holds.
+  var rangeCost = 0
 
   /// Whether nothing can match this token.
   var isEmpty: Bool { range.isEmpty && typos.isEmpty }
+
+  /// This word with what the decisions over all of a client's indexes leave of it: its typo
+  /// candidates only when `typos`, the tokens it lies inside only when `infix`. An index
+  /// resolves a word from its own counts (``LoadedIndex/resolve(_:limit:)``); a shard's counts
+  /// can only ask for more than the sum over all shards does, so the decisions only take away.
+  func decided(typos: Bool, infix: Bool) -> ResolvedToken {
+    guard infixOnly ? !infix : !typos, !self.typos.isEmpty else { return self }
+    var word = self
+    word.typos = []
+    word.cost = rangeCost
+    word.infixOnly = false
+    return word
+  }
 }
 
 /// Edit distances for typo tolerance.
 enum TypoDistance {
-  /// Edits allowed for a query token of `length` scalars: 1 from 5, 2 from 9.
-  static func allowedEdits(length: Int) -> Int {
-    length >= 9 ? 2 : length >= 5 ? 1 : 0
-  }
-
   /// The least Damerau–Levenshtein distance (adjacent transpositions count once) between
   /// `query` and any prefix of `word`, or nil when it exceeds `limit`.
   static func prefixDistance(_ query: [UInt8], _ word: [UInt8], limit: Int) -> Int? {
@@ -86,8 +97,11 @@ enum TypoDistance {
   }
 }
 
-/// A finished word of a query and the result limit it was resolved for.
+/// A finished word of a query and the result limit it was resolved for; for its hit map,
+/// also what the decisions over all shards left of it (``ResolvedToken/decided(typos:infix:)``).
 struct WordKey: Hashable, Sendable {
   var word: String
   var limit: Int
+  var typos = true
+  var infix = true
 }

@@ -2,74 +2,46 @@ import Foundation
 import PlaceCore
 import PlaceIndexFormat
 
-/// A place found for a request, with its score, before it becomes a suggestion.
-struct ScoredPlace {
-  /// Which of the client's indexes holds it (set by the client; the search holds no
-  /// reference to its index, so that threads do not share a reference count per result).
-  var shard = 0
-  var rank: Int
-  var score: Double
-  var distance: Double?
-  /// Its position, for collapsing duplicates.
-  var latitudeE7: Int32
-  var longitudeE7: Int32
-}
-
 extension LoadedIndex {
-  /// Weights of the ranking formula: text match, importance, nearness.
-  enum Weight {
-    static let nameExact = 3.0
-    static let namePrefix = 2.0
-    static let contextExact = 1.2
-    static let contextPrefix = 0.8
-    static let wholeName = 1.5
-    /// Scaled by the share of the name's words that the typed words matched: "Rivington"
-    /// is more the street "Rivington Street" than the station "Allen St & Rivington St".
-    static let coverage = 1.0
-    /// A word found only in an alternative name (another language's, a former name) counts
-    /// this share of a primary-name match: "Gamla kyrkan" finds Vanha kirkko, below places
-    /// named so.
-    static let alternativeName = 0.75
-    /// A token found only within typo distance counts this share of a prefix match.
-    static let typoShare = 0.45
-    static let importance = 4.0
-    static let nearness = 5.0
-    /// Distance at which the nearness bonus falls to 1/e of its maximum.
-    static let nearnessScale = 8_000.0
-  }
-
-  /// Letters a one-word query needs before a name counts as typed whole.
-  static let wholeNameMinimum = 3
-
   /// Whether the typed words can earn the whole-name bonus: two or more words, or one of at
-  /// least ``wholeNameMinimum`` letters. The early stop's bound must use the same rule, or it
-  /// stays too high to stop.
+  /// least ``Ranking/wholeNameMinimum`` letters. The early stop's bound must use the same rule,
+  /// or it stays too high to stop.
   @inline(__always)
   static func mayEarnWholeName(_ resolved: [ResolvedToken]) -> Bool {
-    resolved.count > 1 || (resolved.first?.typedLength ?? 0) >= wholeNameMinimum
+    resolved.count > 1 || (resolved.first?.typedLength ?? 0) >= Ranking.wholeNameMinimum
   }
 
-  /// A relaxed match (one query word left unmatched) sorts after every full match: its score
-  /// is lowered by this much.
-  static let relaxedPenalty = 100.0
-  /// The most postings the relaxed pass reads (over its two driving words).
-  static let relaxedBudget = 256
+  /// The best places for `plan` in this index alone, at most `limit`, after filters; sorted
+  /// by score (``search(_:_:filter:typeFilter:limit:regionLookup:)`` over this one index).
+  func search(
+    _ plan: QueryPlan, filter: AutocompleteFilter, typeFilter: TypeFilter, limit: Int,
+    regionLookup: Bool = true
+  ) throws -> [ScoredPlace] {
+    try Self.search(
+      [self], plan, filter: filter, typeFilter: typeFilter, limit: limit,
+      regionLookup: regionLookup)
+  }
 
-  /// The best places for `plan`, at most `limit`, after filters; sorted by score.
+  /// The best places for `plan` over `indexes` (shards), at most `limit`, after filters;
+  /// sorted by score, then in the order one index over the same data would rank them; each
+  /// place's ``ScoredPlace/shard`` is its index's position in `indexes`.
   ///
   /// Places whose name or context match every query word come first. When there are none,
   /// places that match all words but one follow (a typo in a short word, a
   /// wrong first letter, a word the place does not carry), ranked the same way below them.
   ///
+  /// Every decision that one index takes from its counts (look for typos, look inside longer
+  /// words, relax one word, which words drive the relaxed pass) is taken from the counts over
+  /// all shards, so that N shards answer as one index over the same data does.
+  ///
   /// With a restriction region, the places the GEO section finds in it are the candidates
   /// when they are fewer than the typed words' postings (`regionLookup: false` turns that off,
   /// for tests that compare both paths).
-  func search(
-    _ plan: QueryPlan, filter: AutocompleteFilter, typeFilter: TypeFilter, limit: Int,
-    regionLookup: Bool = true
+  static func search(
+    _ indexes: [LoadedIndex], _ plan: QueryPlan, filter: AutocompleteFilter,
+    typeFilter: TypeFilter, limit: Int, regionLookup: Bool = true
   ) throws -> [ScoredPlace] {
-    var resolved: [ResolvedToken] = []
-    resolved.reserveCapacity(plan.tokens.count)
+    guard !plan.tokens.isEmpty, !indexes.isEmpty else { return [] }
     // The words before the last are finished: a query typed on resolved them already, and
     // keeps them for the next keystrokes. The last one is still being typed and new with every
     // keystroke, unless the text goes on after it ("new york, ").
@@ -77,51 +49,126 @@ extension LoadedIndex {
       i < plan.tokens.count - 1 || plan.lastIsFinished
         ? WordKey(word: plan.tokens[i], limit: limit) : nil
     }
-    var anyEmpty = false
-    for (t, key) in zip(plan.tokens, keys) {
-      let token =
-        try key.map { try resolvedWords.value(for: $0) { try resolve(t, limit: limit) } }
-        ?? resolve(t, limit: limit)
-      if token.isEmpty { anyEmpty = true }
-      resolved.append(token)
+    var resolved = try indexes.map { index in
+      try index.located {
+        try zip(plan.tokens, keys).map { t, key in
+          try key.map {
+            try index.recent.resolvedWords.value(for: $0) { try index.resolve(t, limit: limit) }
+          } ?? index.resolve(t, limit: limit)
+        }
+      }
     }
-    guard !resolved.isEmpty else { return [] }
     var context = SearchContext(filter: filter, typeFilter: typeFilter, limit: limit)
     context.regionLookup = regionLookup
     context.wordKeys = keys
-    var best = TopPlaces(limit: limit)
-    if !anyEmpty {
-      let driver = resolved.indices.min { resolved[$0].cost < resolved[$1].cost }!
-      try collect(resolved, drivers: [driver], missing: 0, context: context, into: &best)
+    if indexes.count > 1 {
+      // Typos when the word's tokens as typed hold too few places over all shards; inside
+      // longer words when nothing else matches it in any shard.
+      for i in plan.tokens.indices {
+        let asTyped = resolved.reduce(0) { $0 + $1[i].rangeCost }
+        let typos = asTyped < Ranking.typoWhenFewerThanLimits * limit
+        let withTypos = resolved.reduce(0) { $0 + $1[i].decided(typos: typos, infix: false).cost }
+        let infix = withTypos == 0
+        for s in resolved.indices {
+          resolved[s][i] = resolved[s][i].decided(typos: typos, infix: infix)
+        }
+        context.wordKeys[i]?.typos = typos
+        context.wordKeys[i]?.infix = infix
+      }
     }
-    guard best.places.isEmpty, resolved.count >= 2 else { return best.places }
-    // Relaxed: every word but one. A place that misses one word carries one of any two, so
-    // the two cheapest words' places hold every candidate; when even those are many, the
-    // words are too short to tell a typo from a word still being typed, and it is skipped.
-    // A word found only inside longer tokens is the likeliest to be wrong: here it matches
-    // nothing, so the places that carry every other word are the candidates.
+    var found: [ScoredPlace] = []
+    for (s, index) in indexes.enumerated() where !resolved[s].contains(where: \.isEmpty) {
+      let words = resolved[s]
+      let driver = words.indices.min { words[$0].cost < words[$1].cost }!
+      var best = TopPlaces(limit: limit)
+      try index.located {
+        try index.collect(words, drivers: [driver], missing: 0, context: context, into: &best)
+      }
+      found += best.places.map {
+        var p = $0; p.shard = s; return p
+      }
+    }
+    if found.isEmpty && plan.tokens.count >= 2 {
+      found = try relaxed(indexes, resolved, context: context, limit: limit)
+    }
+    guard indexes.count > 1 else { return found }
+    return try merged(found, indexes, limit: limit)
+  }
+
+  /// The relaxed pass over `indexes`: places that match every word but one, scored with the
+  /// ``Ranking/relaxedPenalty``.
+  ///
+  /// A place that misses one word carries one of any two, so the two cheapest words' places
+  /// hold every candidate; when even those are many, the words are too short to tell a typo
+  /// from a word still being typed, and it is skipped. A word found only inside longer tokens
+  /// is the likeliest to be wrong: here it matches nothing, so the places that carry every
+  /// other word are the candidates.
+  private static func relaxed(
+    _ indexes: [LoadedIndex], _ resolved: [[ResolvedToken]], context: SearchContext, limit: Int
+  ) throws -> [ScoredPlace] {
     var words = resolved
     var relaxedContext = context
-    for i in words.indices where words[i].infixOnly {
-      words[i] = ResolvedToken(
-        range: words[i].range, exact: nil, typos: [], cost: 0,
-        typedLength: words[i].typedLength)
+    let count = resolved[0].count
+    for i in 0..<count where resolved[0][i].infixOnly {
+      for s in words.indices {
+        words[s][i] = ResolvedToken(
+          range: words[s][i].range, exact: nil, typos: [], cost: 0,
+          typedLength: words[s][i].typedLength)
+      }
       relaxedContext.wordKeys[i] = nil
     }
-    let order = words.indices.filter { !words[$0].isEmpty }
-      .sorted { words[$0].cost < words[$1].cost }
-    guard order.count >= words.count - 1,
-      order.prefix(2).reduce(0, { $0 + words[$1].cost }) <= Self.relaxedBudget
-    else { return best.places }
-    var relaxed = TopPlaces(limit: limit)
-    try collect(
-      words, drivers: Array(order.prefix(2)), missing: 1, context: relaxedContext,
-      into: &relaxed)
-    for var p in relaxed.places {
-      p.score -= Self.relaxedPenalty
-      best.places.append(p)
+    let cost = (0..<count).map { i in words.reduce(0) { $0 + $1[i].cost } }
+    let order = (0..<count).filter { i in words.contains { !$0[i].isEmpty } }
+      .sorted { cost[$0] < cost[$1] }
+    guard order.count >= count - 1,
+      order.prefix(2).reduce(0, { $0 + cost[$1] }) <= Ranking.relaxedBudget
+    else { return [] }
+    var found: [ScoredPlace] = []
+    for (s, index) in indexes.enumerated() {
+      var best = TopPlaces(limit: limit)
+      try index.located {
+        try index.collect(
+          words[s], drivers: Array(order.prefix(2)), missing: 1, context: relaxedContext,
+          into: &best)
+      }
+      for var p in best.places {
+        p.score -= Ranking.relaxedPenalty
+        p.missing = 1
+        p.shard = s
+        found.append(p)
+      }
     }
-    return best.places
+    return found
+  }
+
+  /// The best `limit` of the shards' places: by score, then as one index ranks places (most
+  /// important first, then by element kind and id), which each shard's own rank order keeps.
+  private static func merged(_ found: [ScoredPlace], _ indexes: [LoadedIndex], limit: Int)
+    throws -> [ScoredPlace]
+  {
+    let keys = try found.map { p -> (UInt16, UInt8, Int64) in
+      let index = indexes[p.shard]
+      let e = try index.located { try index.places.entry(p.rank) }
+      return (p.importance, e.osmKind, e.osmID)
+    }
+    let order = found.indices.sorted { a, b in
+      if found[a].score != found[b].score { return found[a].score > found[b].score }
+      let (x, y) = (keys[a], keys[b])
+      if x.0 != y.0 { return x.0 > y.0 }
+      if x.1 != y.1 { return x.1 < y.1 }
+      if x.2 != y.2 { return x.2 < y.2 }
+      return found[a].shard < found[b].shard
+    }
+    return order.prefix(limit).map { found[$0] }
+  }
+
+  /// `body`, with a format error naming this index's file.
+  func located<T>(_ body: () throws -> T) throws -> T {
+    do {
+      return try body()
+    } catch let e as IndexFormatError {
+      throw e.withPath(file.path)
+    }
   }
 
   /// How one typed word maps onto the dictionary: its prefix range, its exact token, and its
@@ -130,11 +177,12 @@ extension LoadedIndex {
   func resolve(_ t: String, limit: Int) throws -> ResolvedToken {
     let range = try tokens.prefixRange(t)
     var cost = try postings.length(of: range, cap: 1_000_000)
+    let rangeCost = cost
     // Typo candidates only when the token as typed finds fewer places than a page of
     // results: a correct prefix with many places needs no guessing, and guessing costs a
     // walk over the dictionary's tokens with the same first letter.
     var typos: [Int] = []
-    if cost < 2 * limit {
+    if cost < Ranking.typoWhenFewerThanLimits * limit {
       typos = try typoCandidates(t, excluding: range)
       for id in typos { cost += try postings.length(id) }
     }
@@ -147,13 +195,13 @@ extension LoadedIndex {
     }
     return ResolvedToken(
       range: range, exact: try tokens.exactID(t, inPrefixRange: range), typos: typos, cost: cost,
-      typedLength: t.utf8.count, infixOnly: infixOnly)
+      typedLength: t.utf8.count, infixOnly: infixOnly, rangeCost: rangeCost)
   }
 
   /// Scores the places of the drivers' postings that match all words but exactly `missing`,
   /// keeping the best in `best`: in rank order, and when nearness keeps that from stopping,
   /// from both ends (``collectNearFirst(after:_:importanceBound:scorer:into:)``).
-  private func collect(
+  func collect(
     _ resolved: [ResolvedToken], drivers: [Int], missing: Int, context: SearchContext,
     into best: inout TopPlaces
   ) throws {
@@ -168,7 +216,7 @@ extension LoadedIndex {
     var decodes = 0
     while let rank = try candidates.next() {
       // Nearness keeps this scan from stopping: read the rest from both ends.
-      if decodes == Self.nearFirstAfter && candidates.sets != nil && maxGeo > 0,
+      if decodes == Ranking.nearFirstAfter && candidates.sets != nil && maxGeo > 0,
         try collectNearFirst(
           after: rank, &candidates, importanceBound: lastImportance, scorer: &scorer,
           into: &best)
@@ -197,356 +245,11 @@ extension LoadedIndex {
         rank, driverHits: candidates.hits, importance: importance, geoBound: maxGeo, into: &best)
     }
   }
-
-  /// The nearness score of a place at `point` (the full bonus inside the bias region, else
-  /// falling with the distance from the focus) and its distance from the origin, if any.
-  @inline(__always)
-  func geoScore(_ point: Coordinate, context: SearchContext) -> (Double, distance: Double?) {
-    let distance = context.filter.origin.map { $0.distance(to: point) }
-    if let bias = context.filter.coordinateRegionBias, bias.contains(point) {
-      return (Weight.nearness, distance)
-    }
-    guard let focus = context.focus else { return (0, distance) }
-    let d = distance ?? focus.distance(to: point)
-    return (Weight.nearness * exp(-d / Weight.nearnessScale), distance)
-  }
-
-  /// The text score of a place whose name has `nameWordCount` words, from where each
-  /// resolved word lies in it (`hits`, one per word), or nil when it misses more than
-  /// `missing` of them (exactly `missing`: fewer were scored by a stricter pass).
-  @inline(__always)
-  func textScore(
-    nameWordCount: Int, hits: [WordHits], _ resolved: [ResolvedToken], missing: Int
-  ) -> Double? {
-    var text = 0.0
-    var allInName = true
-    var missed = 0
-    var inNameCount = 0
-    for h in hits {
-      // Where the word lies: the primary name, an alternative name only, or the context; as
-      // typed, else within typo distance.
-      guard let (part, share, exact) = h.match else {
-        missed += 1
-        if missed > missing { return nil }
-        allInName = false
-        continue
-      }
-      if part == .name { inNameCount += 1 } else { allInName = false }
-      text += share * part.weight(exact: exact)
-    }
-    guard missed == missing else { return nil }
-    if nameWordCount > 0 {
-      text += Weight.coverage * Double(min(inNameCount, nameWordCount)) / Double(nameWordCount)
-    }
-    // Every word of the name typed: "Restaurant Weinstube" is that place, not
-    // "Hotel Restaurant Weinstube".
-    // Not after one or two letters: any one-word name (or other-language name) starting with
-    // them would get it.
-    if allInName && resolved.count >= nameWordCount && Self.mayEarnWholeName(resolved) {
-      text += Weight.wholeName
-    }
-    return text
-  }
-
   /// Every place's hits for `word`, read from its postings; kept under `key` for the next
   /// keystrokes when the word is finished (a key is given).
   func hitMap(_ word: ResolvedToken, key: WordKey?) throws -> WordHitMap {
     let build = { try WordHitMap(word, postings: self.postings, placeCount: self.places.count) }
     guard let key else { return try build() }
-    return try hitMaps.value(for: key, build)
-  }
-}
-
-extension PostingsPart {
-  /// The score of a word found in this part, as a whole token or as a prefix.
-  @inline(__always)
-  func weight(exact: Bool) -> Double {
-    typealias W = LoadedIndex.Weight
-    switch self {
-    case .name: return exact ? W.nameExact : W.namePrefix
-    case .alternative: return W.alternativeName * (exact ? W.nameExact : W.namePrefix)
-    case .context: return exact ? W.contextExact : W.contextPrefix
-    }
-  }
-}
-
-/// The places a search considers, in rank order: the places in the restriction region when
-/// the GEO section finds fewer of them than the drivers' postings hold, else those postings.
-struct Candidates {
-  private var merger: PostingsMerger?
-  private var inRegion: [Int] = []
-  private var position = 0
-
-  /// How many postings the drivers hold (the candidates when no region narrows them).
-  let cost: Int
-  /// The places whose name carries the single driver's exact token, ascending (empty when
-  /// it has none); nil when the candidates are a restriction region's places.
-  private(set) var exactNames: [Int]? = nil
-  /// When the search reads from both ends (``LoadedIndex/readsFromBothEnds(_:cost:)``):
-  /// every place's hits for the single driving word and its places as bitmaps, read whole
-  /// once, instead of merged lists.
-  private(set) var driverMap: WordHitMap? = nil
-  /// With ``driverMap``: the places that carry the driving word in a name, and those that
-  /// carry it in their context only.
-  var sets: (inName: PlaceSet, inContext: PlaceSet)? { driverMap?.sets }
-  /// The rank `next()` returned last from `sets`.
-  private var last = -1
-  private var droppedContexts = false
-  /// The last place whose name carries the exact token, or -1: after it, no place can score
-  /// the driving word as a whole name word (`Int.max` when the postings are not read).
-  var lastExactName: Int { exactNames.map { $0.last ?? -1 } ?? .max }
-  /// Whether the candidates are the postings (not the places of a restriction region).
-  var arePostings: Bool { merger != nil || sets != nil }
-  /// Whether the single driving word's hits come from the merged postings (``hits``).
-  var mergesOneWord: Bool { merger?.tellsHits ?? false }
-
-  init(_ index: LoadedIndex, resolved: [ResolvedToken], drivers: [Int], context: SearchContext)
-    throws
-  {
-    cost = drivers.reduce(0) { $0 + resolved[$1].cost }
-    if context.regionLookup, let region = context.filter.coordinateRegionRestriction,
-      let places = try index.placesNear(region, limit: cost / 2)
-    {
-      inRegion = places
-      return
-    }
-    let words = drivers.map { resolved[$0] }
-    var names: [Int] = []
-    if words.count == 1, let exact = words[0].exact {
-      let lists = try index.postings.lists(exact)
-      for var c in [lists.name, lists.alternative] {
-        while let p = try c.next() { names.append(p) }
-      }
-      names.sort()
-    }
-    exactNames = names
-    guard words.count == 1, index.readsFromBothEnds(context, cost: cost) else {
-      merger = try PostingsMerger(postings: index.postings, words: words)
-      return
-    }
-    driverMap = try WordHitMap(
-      words[0], postings: index.postings, placeCount: index.places.count, sets: true)
-  }
-
-  /// The next place rank, each rank once, ascending.
-  mutating func next() throws -> Int? {
-    if merger != nil { return try merger!.next() }
-    if let sets {
-      guard
-        let rank = sets.inName.first(
-          from: last + 1, orIn: droppedContexts ? nil : sets.inContext)
-      else { return nil }
-      last = rank
-      return rank
-    }
-    guard position < inRegion.count else { return nil }
-    defer { position += 1 }
-    return inRegion[position]
-  }
-
-  /// Stops reading the drivers' context lists: later places come from their name lists only.
-  mutating func dropContextLists() {
-    droppedContexts = true
-    merger?.dropContextLists()
-  }
-
-  /// Whether the context lists were dropped.
-  var droppedContextLists: Bool { droppedContexts }
-
-  /// The single driving word's hits in the place `next()` returned last, when
-  /// ``mergesOneWord``.
-  var hits: WordHits { merger?.hits ?? [] }
-
-  /// Whether the drivers' words may lie in a name of the place `next()` returned last; false
-  /// only when the postings say they lie in its context alone.
-  var mayMatchName: Bool {
-    if let sets { return sets.inName.contains(last) }
-    return merger.map { !$0.hits.isDisjoint(with: .inName) } ?? true
-  }
-
-  /// Whether the driver's word may lie in a name of that place as a whole token; false only
-  /// when the postings say it does not.
-  var mayMatchExactName: Bool {
-    if let driverMap { return !driverMap[last].isDisjoint(with: .exactInName) }
-    return merger.map { !$0.hits.isDisjoint(with: .exactInName) } ?? true
-  }
-}
-
-/// Merges the postings lists of the driving words' tokens (prefix ranges and typo candidates,
-/// every part) into one ascending stream of place ranks, telling for each where the words lie
-/// in it.
-struct PostingsMerger {
-  private var cursors: [PostingsCursor] = []
-  /// What each cursor's list tells of its places.
-  private var bits: [WordHits] = []
-  /// A binary min-heap of (head value, cursor) pairs.
-  private var heap: [(value: Int, cursor: Int)] = []
-  /// Where the driving words lie in the rank `next()` returned last (the union over the words
-  /// when there are two; exact tokens only when there is one).
-  private(set) var hits: WordHits = []
-  /// Whether ``hits`` tells all of one word's hits: one driving word, and its context lists are
-  /// read to the end (dropping them is refused when the word has typo candidates, which rank
-  /// below a context match).
-  let tellsHits: Bool
-
-  init(postings: Postings, words: [ResolvedToken]) throws {
-    tellsHits = words.count == 1
-    keepsContexts = words.count == 1 && !words[0].typos.isEmpty
-    var cursors: [PostingsCursor] = []
-    var bits: [WordHits] = []
-    var heap: [(value: Int, cursor: Int)] = []
-    for word in words {
-      var w = word
-      if words.count > 1 { w.exact = nil }
-      try postings.forEachList(of: Array(w.range) + w.typos) { t, lists in
-        for part in PostingsPart.allCases {
-          var c = lists[part]
-          if let v = try c.next() {
-            cursors.append(c)
-            bits.append(WordHits.of(t, in: part, for: w))
-            heap.append((v, cursors.count - 1))
-          }
-        }
-      }
-    }
-    self.cursors = cursors
-    self.bits = bits
-    self.heap = heap
-    heapify()
-  }
-
-  /// Whether ``dropContextLists()`` was called.
-  private(set) var droppedContextLists = false
-  /// Whether the context lists stay when dropped: their hits rank a typo match.
-  private let keepsContexts: Bool
-
-  /// Removes the context lists' cursors: the stream goes on with the name lists only.
-  mutating func dropContextLists() {
-    guard !droppedContextLists, !keepsContexts else { return }
-    droppedContextLists = true
-    let contextBits: WordHits = [.range(.context), .typo(.context)]
-    heap.removeAll { !bits[$0.cursor].isDisjoint(with: contextBits) }
-    heapify()
-  }
-
-  /// Orders the whole heap.
-  private mutating func heapify() {
-    var i = heap.count / 2
-    while i > 0 {
-      i -= 1
-      siftDown(i)
-    }
-  }
-
-  /// The next place rank, each rank once.
-  mutating func next() throws -> Int? {
-    guard let top = heap.first else { return nil }
-    let value = top.value
-    var found: WordHits = []
-    // Advance every cursor whose head is this value.
-    while let h = heap.first, h.value == value {
-      found.formUnion(bits[h.cursor])
-      if let v = try cursors[h.cursor].next() {
-        heap[0].value = v
-      } else {
-        let last = heap.removeLast()
-        if heap.isEmpty { break }
-        heap[0] = last
-      }
-      siftDown(0)
-    }
-    hits = found
-    return value
-  }
-
-  /// Restores the heap order below `start`.
-  private mutating func siftDown(_ start: Int) {
-    let count = heap.count
-    var i = start
-    let item = heap[i]
-    while true {
-      var child = 2 * i + 1
-      if child >= count { break }
-      if child + 1 < count && heap[child + 1].value < heap[child].value { child += 1 }
-      if heap[child].value >= item.value { break }
-      heap[i] = heap[child]
-      i = child
-    }
-    heap[i] = item
-  }
-}
-
-/// What a search checks per place besides its text: filters and the point it ranks nearness to.
-struct SearchContext {
-  let filter: AutocompleteFilter
-  let typeFilter: TypeFilter
-  let limit: Int
-  /// The point nearness is measured from: the origin, else the bias region's center.
-  let focus: Coordinate?
-  /// Upper-cased region codes of the countries filter.
-  let countries: Set<String>
-  /// Whether the type filter accepts every place.
-  let anyType: Bool
-  /// Whether a restriction region may take its candidates from the GEO section.
-  var regionLookup = true
-  /// The cache key of each query word whose hits may be kept (the finished ones), else nil.
-  var wordKeys: [WordKey?] = []
-
-  init(filter: AutocompleteFilter, typeFilter: TypeFilter, limit: Int) {
-    self.filter = filter
-    self.typeFilter = typeFilter
-    self.limit = limit
-    focus = filter.origin ?? filter.coordinateRegionBias?.center
-    countries = Set(filter.countries.map { $0.uppercased() })
-    if case .any = typeFilter.kind { anyType = true } else { anyType = false }
-  }
-
-  /// Whether the type and country filters accept the place.
-  @inline(__always)
-  func accepts(_ entry: PlaceMatch, in index: LoadedIndex) throws -> Bool {
-    if !anyType {
-      guard
-        typeFilter.accepts(
-          primaryType: index.primaryTypeOfList[entry.typeList],
-          all: typeFilter.needsAllTypes ? index.types.types(ofList: entry.typeList) : [])
-      else { return false }
-    }
-    if !countries.isEmpty {
-      guard let cc = entry.countryCode, countries.contains(try index.strings.string(cc)) else {
-        return false
-      }
-    }
-    return true
-  }
-}
-
-/// The best places so far, best first, at most `limit`.
-struct TopPlaces {
-  let limit: Int
-  var places: [ScoredPlace] = []
-
-  init(limit: Int) {
-    self.limit = limit
-    places.reserveCapacity(limit + 1)
-  }
-
-  /// Whether `limit` places are held (a place must then beat ``worst`` to enter).
-  var isFull: Bool { places.count >= limit }
-
-  /// The score of the last place held.
-  var worst: Double { places.last?.score ?? -.infinity }
-
-  /// Inserts `p` in order (higher score first, then lower rank), dropping the last past
-  /// `limit`.
-  mutating func insert(_ p: ScoredPlace) {
-    var i = places.count
-    while i > 0 {
-      let q = places[i - 1]
-      if q.score > p.score || (q.score == p.score && q.rank < p.rank) { break }
-      i -= 1
-    }
-    guard i < limit else { return }
-    places.insert(p, at: i)
-    if places.count > limit { places.removeLast() }
+    return try recent.hitMaps.value(for: key, build)
   }
 }

@@ -1,12 +1,6 @@
 import PlaceIndexFormat
 
 extension LoadedIndex {
-  /// The most typo candidates one query token gathers.
-  static let maxTypoCandidates = 256
-  /// A typo walk jumps past the words that share a dead prefix up to this long (past longer
-  /// ones it reads on: few words share them).
-  static let typoSkipDepth = 3
-
   /// Token ids within the allowed edits of `token` (first letter fixed), outside `range`.
   ///
   /// The same set as ``TypoDistance/prefixDistance(_:_:limit:)`` over every token with the
@@ -16,14 +10,14 @@ extension LoadedIndex {
   /// exceeds the limit, the words that share that prefix are skipped without computing any.
   func typoCandidates(_ token: String, excluding range: Range<Int>) throws -> [Int] {
     let query = Array(token.utf8)
-    let limit = TypoDistance.allowedEdits(length: token.unicodeScalars.count)
+    let limit = Ranking.allowedEdits(length: token.unicodeScalars.count)
     guard limit > 0, let first = token.unicodeScalars.first else { return [] }
     let firstRange = try tokens.prefixRange(String(first))
     guard !firstRange.isEmpty else { return [] }
     var walk = TypoWalk(query: query, limit: limit)
     var out: [Int] = []
     var next = firstRange.lowerBound
-    while next < firstRange.upperBound && out.count < Self.maxTypoCandidates {
+    while next < firstRange.upperBound && out.count < Ranking.maxTypoCandidates {
       // The first token past a prefix that no word starting with it can match.
       var skipTo: [UInt8]? = nil
       // The prefix the token shares with the last one walked (0 across blocks).
@@ -40,14 +34,14 @@ extension LoadedIndex {
         defer { run = .max }
         if walk.matches(word, shared: run) {
           out.append(id)
-        } else if walk.deadDepth > 0 && walk.deadDepth <= Self.typoSkipDepth {
+        } else if walk.deadDepth > 0 && walk.deadDepth <= Ranking.typoSkipDepth {
           // Every later word that shares the dead prefix fails too: jump past them.
           var prefix = Array(word[0..<walk.deadDepth])
           prefix[prefix.count - 1] &+= 1
           skipTo = prefix
           return false
         }
-        return out.count < Self.maxTypoCandidates
+        return out.count < Ranking.maxTypoCandidates
       }
       if let skipTo { next = max(next, try tokens.lowerBound(skipTo)) }
     }

@@ -49,7 +49,7 @@ struct WordHits: OptionSet, Sendable {
     }
     let t = (rawValue >> 6) & 7
     guard t != 0 else { return nil }
-    return (PostingsPart(rawValue: t.trailingZeroBitCount)!, LoadedIndex.Weight.typoShare, false)
+    return (PostingsPart(rawValue: t.trailingZeroBitCount)!, Ranking.typoShare, false)
   }
 }
 

@@ -1,0 +1,17 @@
+import PlaceCore
+
+/// What recent requests computed from one index, kept so that the next requests (the next
+/// keystrokes, the same place under another query) do not compute it again. Each cache is
+/// bounded per thread (``BoundedCache``); a kept value is the one computing it gives, so
+/// answers never depend on what is kept. `docs/LIMITS.md` gives the memory it may hold.
+final class RecentWork: Sendable {
+  /// Finished words resolved lately (queries grow keystroke by keystroke), by word and limit.
+  let resolvedWords = BoundedCache<WordKey, ResolvedToken>(capacity: 512)
+  /// Every place's hits for finished words of recent queries: a word that does not drive a
+  /// search is matched through them ("florinsgasse" while the number after it is typed).
+  let hitMaps = BoundedCache<WordKey, WordHitMap>(capacity: 16)
+  /// Display texts of recent suggestions, prepared for highlighting.
+  let preparedTexts = BoundedCache<String, MatchHighlighter.Prepared>(capacity: 1024)
+  /// What recent suggestions showed of their places.
+  let displays = BoundedCache<PlaceDisplay.Key, PlaceDisplay>(capacity: 1024)
+}

@@ -1,0 +1,103 @@
+import Foundation
+import PlaceCore
+import PlaceIndexFormat
+
+/// The places a search considers, in rank order: the places in the restriction region when
+/// the GEO section finds fewer of them than the drivers' postings hold, else those postings.
+struct Candidates {
+  private var merger: PostingsMerger?
+  private var inRegion: [Int] = []
+  private var position = 0
+
+  /// How many postings the drivers hold (the candidates when no region narrows them).
+  let cost: Int
+  /// The places whose name carries the single driver's exact token, ascending (empty when
+  /// it has none); nil when the candidates are a restriction region's places.
+  private(set) var exactNames: [Int]? = nil
+  /// When the search reads from both ends (``LoadedIndex/readsFromBothEnds(_:cost:)``):
+  /// every place's hits for the single driving word and its places as bitmaps, read whole
+  /// once, instead of merged lists.
+  private(set) var driverMap: WordHitMap? = nil
+  /// With ``driverMap``: the places that carry the driving word in a name, and those that
+  /// carry it in their context only.
+  var sets: (inName: PlaceSet, inContext: PlaceSet)? { driverMap?.sets }
+  /// The rank `next()` returned last from `sets`.
+  private var last = -1
+  private var droppedContexts = false
+  /// The last place whose name carries the exact token, or -1: after it, no place can score
+  /// the driving word as a whole name word (`Int.max` when the postings are not read).
+  var lastExactName: Int { exactNames.map { $0.last ?? -1 } ?? .max }
+  /// Whether the single driving word's hits come from the merged postings (``hits``).
+  var mergesOneWord: Bool { merger?.tellsHits ?? false }
+
+  init(_ index: LoadedIndex, resolved: [ResolvedToken], drivers: [Int], context: SearchContext)
+    throws
+  {
+    cost = drivers.reduce(0) { $0 + resolved[$1].cost }
+    if context.regionLookup, let region = context.filter.coordinateRegionRestriction,
+      let places = try index.placesNear(region, limit: cost / 2)
+    {
+      inRegion = places
+      return
+    }
+    let words = drivers.map { resolved[$0] }
+    var names: [Int] = []
+    if words.count == 1, let exact = words[0].exact {
+      let lists = try index.postings.lists(exact)
+      for var c in [lists.name, lists.alternative] {
+        while let p = try c.next() { names.append(p) }
+      }
+      names.sort()
+    }
+    exactNames = names
+    guard words.count == 1, index.readsFromBothEnds(context, cost: cost) else {
+      merger = try PostingsMerger(postings: index.postings, words: words)
+      return
+    }
+    driverMap = try WordHitMap(
+      words[0], postings: index.postings, placeCount: index.places.count, sets: true)
+  }
+
+  /// The next place rank, each rank once, ascending.
+  mutating func next() throws -> Int? {
+    if merger != nil { return try merger!.next() }
+    if let sets {
+      guard
+        let rank = sets.inName.first(
+          from: last + 1, orIn: droppedContexts ? nil : sets.inContext)
+      else { return nil }
+      last = rank
+      return rank
+    }
+    guard position < inRegion.count else { return nil }
+    defer { position += 1 }
+    return inRegion[position]
+  }
+
+  /// Stops reading the drivers' context lists: later places come from their name lists only.
+  mutating func dropContextLists() {
+    droppedContexts = true
+    merger?.dropContextLists()
+  }
+
+  /// Whether the context lists were dropped.
+  var droppedContextLists: Bool { droppedContexts }
+
+  /// The single driving word's hits in the place `next()` returned last, when
+  /// ``mergesOneWord``.
+  var hits: WordHits { merger?.hits ?? [] }
+
+  /// Whether the drivers' words may lie in a name of the place `next()` returned last; false
+  /// only when the postings say they lie in its context alone.
+  var mayMatchName: Bool {
+    if let sets { return sets.inName.contains(last) }
+    return merger.map { !$0.hits.isDisjoint(with: .inName) } ?? true
+  }
+
+  /// Whether the driver's word may lie in a name of that place as a whole token; false only
+  /// when the postings say it does not.
+  var mayMatchExactName: Bool {
+    if let driverMap { return !driverMap[last].isDisjoint(with: .exactInName) }
+    return merger.map { !$0.hits.isDisjoint(with: .exactInName) } ?? true
+  }
+}

@@ -1,0 +1,192 @@
+import Foundation
+
+/// Every setting of the search in one place: the weights of the ranking formula, the limits
+/// that bound a request's work, and the rules that fold duplicates into one suggestion
+/// (`docs/RANKING.md` explains each; `RankingDocumentTests` keeps the two in step).
+///
+/// A score is the sum of
+/// - per typed word, the weight of the part of the place it lies in (``nameExact``,
+///   ``namePrefix``, ``contextExact``, ``contextPrefix``), times ``alternativeName`` when it
+///   lies only in an alternative name and times ``typoShare`` when only within typo distance;
+/// - ``coverage`` times the share of the name's words that the typed words matched;
+/// - ``wholeName`` when every word of the name was typed (``wholeNameMinimum`` letters at
+///   least for one word);
+/// - ``importance`` times the place's importance (0…1);
+/// - ``nearness`` times `exp(-distance / nearnessScale)` from the origin or the bias region's
+///   center (the whole of it inside the bias region);
+/// - minus ``relaxedPenalty`` when one typed word is left unmatched.
+///
+/// ``violations`` lists the rules these settings must keep (signs, order); a test asserts it
+/// is empty, so that a tuning change that breaks one fails at once.
+/// `ScoreBreakdown` (`placeidx query --explain`) prints a result's score in these parts.
+enum Ranking {
+  // MARK: Text
+
+  /// A typed word equal to a word of the primary name.
+  static let nameExact = 3.0
+  /// A typed word that is a prefix of a word of the primary name.
+  static let namePrefix = 2.0
+  /// A typed word equal to a word of the place's context (street, locality, admin areas).
+  static let contextExact = 1.2
+  /// A typed word that is a prefix of a word of the context.
+  static let contextPrefix = 0.8
+  /// Every word of the name typed: "Restaurant Weinstube" is that place, not
+  /// "Hotel Restaurant Weinstube".
+  static let wholeName = 1.5
+  /// Letters a one-word query needs before a name counts as typed whole.
+  static let wholeNameMinimum = 3
+  /// Scaled by the share of the name's words that the typed words matched: "Rivington"
+  /// is more the street "Rivington Street" than the station "Allen St & Rivington St".
+  static let coverage = 1.0
+  /// A word found only in an alternative name (another language's, a former name) counts
+  /// this share of a primary-name match: "Gamla kyrkan" finds Vanha kirkko, below places
+  /// named so.
+  static let alternativeName = 0.75
+  /// A token found only within typo distance (or, for a word that matches nothing else, only
+  /// inside a longer token) counts this share of a prefix match.
+  static let typoShare = 0.45
+
+  // MARK: Importance and nearness
+
+  /// Weight of the place's importance (stored as 0…65535 in the index).
+  static let importance = 4.0
+  /// The nearness bonus at the focus (and everywhere inside a bias region).
+  static let nearness = 5.0
+  /// Distance, in meters, at which the nearness bonus falls to 1/e of its maximum.
+  static let nearnessScale = 8_000.0
+
+  // MARK: The relaxed pass (every word but one)
+
+  /// A relaxed match sorts after every full match: its score is lowered by this much.
+  static let relaxedPenalty = 100.0
+  /// ``relaxedPenalty`` exceeds the best score of a full match of up to this many words.
+  static let relaxedOrderWords = 24
+  /// The most postings the relaxed pass reads (over its two driving words).
+  static let relaxedBudget = 256
+
+  // MARK: Typos and words inside words
+
+  /// Edits allowed for a typed word of `length` Unicode scalars: 1 from 5, 2 from 9.
+  static func allowedEdits(length: Int) -> Int {
+    length >= typoTwoEditsFrom ? 2 : length >= typoOneEditFrom ? 1 : 0
+  }
+  /// Scalars a word needs for one edit.
+  static let typoOneEditFrom = 5
+  /// Scalars a word needs for two edits.
+  static let typoTwoEditsFrom = 9
+  /// A word looks for typo candidates only when its tokens as typed hold fewer places than
+  /// this many times the result limit.
+  static let typoWhenFewerThanLimits = 2
+  /// The most typo candidates one typed word gathers.
+  static let maxTypoCandidates = 256
+  /// A typo walk jumps past the words that share a dead prefix up to this long (past longer
+  /// ones it reads on: few words share them).
+  static let typoSkipDepth = 3
+  /// The fewest letters a word needs before it is looked for inside longer tokens.
+  static let infixMinimum = 4
+  /// The most tokens one typed word gathers by lying inside them.
+  static let maxInfixCandidates = 256
+
+  // MARK: Reading from both ends (a focus: origin or bias)
+
+  /// Radii of the rings read around the focus, in meters.
+  static let ringRadii: [Double] = [250, 500, 1_000, 2_000, 4_000, 8_000, 16_000, 32_000]
+  /// Most places in a ring.
+  static let ringPlaces = 4096
+  /// At most this many places whose name carries the typed word whole are read first.
+  static let exactNamesFirst = 64
+  /// Records a scan in rank order reads before it turns to reading from both ends.
+  static let nearFirstAfter = 16
+  /// The search reads from both ends only when the driving words' postings hold more than
+  /// this many places; fewer, and the scan in rank order reads them all and ends by itself.
+  static let nearFirstMinimumCost = 256
+
+  // MARK: Results
+
+  /// Each index of a client finds this many times the requested results, so that duplicates
+  /// folded away still leave a full page.
+  static let candidatesPerResult = 2
+
+  /// Primary types that say no more than "a place", "an address" or "a building": such a
+  /// result is one with a same-named result of any type close by.
+  static let genericTypes: Set<String> = [
+    "point_of_interest", "establishment", "street_address", "premise",
+  ]
+
+  /// How far apart, in meters, two places with the same name and primary type may be and
+  /// still be one place (a town as node and boundary, a street in pieces, a shop as node and
+  /// building).
+  static func duplicateRadius(primaryType: String) -> Double {
+    switch primaryType {
+    case "country", "administrative_area_level_1", "administrative_area_level_2": 100_000
+    case "locality", "administrative_area_level_3", "postal_town": 10_000
+    case "sublocality", "neighborhood", "route": 2_000
+    default: 150
+    }
+  }
+
+  /// Whether two places with the same name, of primary types `a` and `b`, `distance` meters
+  /// apart are one: the same type within ``duplicateRadius(primaryType:)``, or one of them of
+  /// a generic type within the default 150 m (the untyped grounds of a named bank; an address
+  /// point inside the building of the same address).
+  static func areDuplicates(_ a: String, _ b: String, distance: Double) -> Bool {
+    if a == b { return distance < duplicateRadius(primaryType: a) }
+    return (genericTypes.contains(a) || genericTypes.contains(b))
+      && distance < duplicateRadius(primaryType: "")
+  }
+
+  // MARK: Rules
+
+  /// The best score a full match of `words` typed words can reach.
+  static func bestScore(words: Int) -> Double {
+    Double(words) * nameExact + coverage + wholeName + importance + nearness
+  }
+
+  /// The rules the settings keep, each with whether it holds; ``violations`` names the broken
+  /// ones.
+  static var rules: [(rule: String, holds: Bool)] {
+    [
+      (
+        "every weight is positive",
+        [
+          nameExact, namePrefix, contextExact, contextPrefix, wholeName, coverage, importance,
+          nearness, nearnessScale, relaxedPenalty,
+        ].allSatisfy { $0 > 0 }
+      ),
+      (
+        "a whole word outweighs a prefix, in the name and in the context",
+        nameExact > namePrefix && contextExact > contextPrefix
+      ),
+      ("the name outweighs the context", namePrefix > contextExact),
+      (
+        "an alternative name counts less than the primary one, but something",
+        alternativeName > 0 && alternativeName < 1
+      ),
+      (
+        "a typo counts less than the word as typed, even in the context",
+        typoShare > 0 && typoShare * namePrefix < contextExact
+      ),
+      (
+        "a relaxed match sorts after every full match of up to \(relaxedOrderWords) words",
+        relaxedPenalty > bestScore(words: relaxedOrderWords)
+      ),
+      ("two edits need a longer word than one", typoTwoEditsFrom > typoOneEditFrom),
+      ("rings grow outward", zip(ringRadii, ringRadii.dropFirst()).allSatisfy { $0 < $1 }),
+      (
+        "work limits are positive",
+        [
+          wholeNameMinimum, relaxedBudget, maxTypoCandidates, typoSkipDepth, infixMinimum,
+          maxInfixCandidates, ringPlaces, exactNamesFirst, nearFirstAfter, nearFirstMinimumCost,
+          candidatesPerResult, typoWhenFewerThanLimits,
+        ].allSatisfy { $0 > 0 }
+      ),
+      (
+        "a generic duplicate lies within the smallest radius",
+        duplicateRadius(primaryType: "") <= duplicateRadius(primaryType: "route")
+      ),
+    ]
+  }
+
+  /// The rules that the settings break (empty when they keep them all).
+  static var violations: [String] { rules.filter { !$0.holds }.map(\.rule) }
+}

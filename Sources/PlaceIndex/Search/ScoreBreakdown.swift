@@ -1,0 +1,121 @@
+import Foundation
+import PlaceCore
+import PlaceIndexFormat
+
+/// One result's score in the parts of ``Ranking``'s formula, for `placeidx query --explain`:
+/// where each typed word lies in the place and what it earned, the coverage and whole-name
+/// bonuses, importance, nearness and the relaxed pass's penalty. The parts add up to the
+/// score the search ranked the place by (a test checks it on every result of a request set).
+package struct ScoreBreakdown: Sendable, Equatable, CustomStringConvertible {
+  /// What one typed word earned in the place.
+  package struct Word: Sendable, Equatable {
+    /// The word as folded for matching.
+    package var word: String
+    /// Where it lies: "name", "alternative name" or "context"; nil when it lies nowhere (the
+    /// one word a relaxed match leaves out).
+    package var part: String?
+    /// How it matches there: "whole word", "prefix", "typo" or "inside a word".
+    package var match: String?
+    /// What it earned.
+    package var points: Double
+  }
+
+  package var words: [Word] = []
+  /// ``Ranking/coverage`` times the share of the name's words that the typed words matched.
+  package var coverage = 0.0
+  /// ``Ranking/wholeName`` when the typed words cover the whole name, else 0.
+  package var wholeName = 0.0
+  /// ``Ranking/importance`` times the place's importance.
+  package var importance = 0.0
+  /// The nearness bonus (0 without an origin or bias).
+  package var nearness = 0.0
+  /// ``Ranking/relaxedPenalty`` when one typed word is left unmatched, else 0 (subtracted).
+  package var penalty = 0.0
+
+  /// The sum of the parts: the score.
+  package var total: Double {
+    words.reduce(0) { $0 + $1.points } + coverage + wholeName + importance + nearness - penalty
+  }
+
+  package var description: String {
+    let f = { (x: Double) in String(format: "%.3f", x) }
+    let w = words.map { word in
+      guard let part = word.part, let match = word.match else { return "\(word.word): missing" }
+      return "\(word.word): \(part) \(match) \(f(word.points))"
+    }
+    var parts = ["words \(f(words.reduce(0) { $0 + $1.points })) (\(w.joined(separator: "; ")))"]
+    parts.append("coverage \(f(coverage))")
+    parts.append("whole name \(f(wholeName))")
+    parts.append("importance \(f(importance))")
+    parts.append("nearness \(f(nearness))")
+    var line = "score \(f(total)) = " + parts.joined(separator: " + ")
+    if penalty != 0 { line += " - relaxed \(f(penalty))" }
+    return line
+  }
+}
+
+extension LoadedIndex {
+  /// The parts of the score of `place`, found by a search for `plan` with `filter` and
+  /// `limit`: every word's hits in it are read from that word's whole postings (not from the
+  /// search's merged ones), so that the sum is an independent check of the search's score.
+  func breakdown(
+    of place: ScoredPlace, plan: QueryPlan, filter: AutocompleteFilter, typeFilter: TypeFilter,
+    limit: Int
+  ) throws -> ScoreBreakdown {
+    var words = try plan.tokens.map { try resolve($0, limit: limit) }
+    // The relaxed pass looks for the words found only inside longer tokens in no place.
+    if place.missing > 0 {
+      for i in words.indices where words[i].infixOnly {
+        words[i] = ResolvedToken(
+          range: words[i].range, exact: nil, typos: [], cost: 0,
+          typedLength: words[i].typedLength)
+      }
+    }
+    var entry = PlaceMatch()
+    try places.match(place.rank, into: &entry, contexts: try decodedContexts.view)
+    var out = ScoreBreakdown()
+    var allInName = true
+    var inNameCount = 0
+    for (text, word) in zip(plan.tokens, words) {
+      let hits = try WordHitMap(word, postings: postings, placeCount: places.count)[place.rank]
+      guard let (part, share, exact) = hits.match else {
+        allInName = false
+        out.words.append(.init(word: text, part: nil, match: nil, points: 0))
+        continue
+      }
+      if part == .name { inNameCount += 1 } else { allInName = false }
+      let kind =
+        share < 1 ? (word.infixOnly ? "inside a word" : "typo") : exact ? "whole word" : "prefix"
+      out.words.append(
+        .init(
+          word: text, part: part.explanationName, match: kind,
+          points: share * part.weight(exact: exact)))
+    }
+    if entry.nameWordCount > 0 {
+      out.coverage =
+        Ranking.coverage * Double(min(inNameCount, entry.nameWordCount))
+        / Double(entry.nameWordCount)
+    }
+    if allInName && words.count >= entry.nameWordCount && Self.mayEarnWholeName(words) {
+      out.wholeName = Ranking.wholeName
+    }
+    out.importance = Ranking.importance * Double(entry.importance) / 65535
+    let context = SearchContext(filter: filter, typeFilter: typeFilter, limit: limit)
+    let point = Coordinate(
+      latitude: Double(entry.latitudeE7) / 1e7, longitude: Double(entry.longitudeE7) / 1e7)
+    out.nearness = geoScore(point, context: context).0
+    out.penalty = place.missing > 0 ? Ranking.relaxedPenalty : 0
+    return out
+  }
+}
+
+extension PostingsPart {
+  /// The part's name in an explanation.
+  var explanationName: String {
+    switch self {
+    case .name: "name"
+    case .alternative: "alternative name"
+    case .context: "context"
+    }
+  }
+}

@@ -1,0 +1,51 @@
+import Foundation
+import PlaceCore
+import PlaceIndexFormat
+
+/// A place found for a request, with its score, before it becomes a suggestion.
+struct ScoredPlace {
+  /// Which of the client's indexes holds it (set by the client; the search holds no
+  /// reference to its index, so that threads do not share a reference count per result).
+  var shard = 0
+  var rank: Int
+  var score: Double
+  var distance: Double?
+  /// Its position, for collapsing duplicates.
+  var latitudeE7: Int32
+  var longitudeE7: Int32
+  /// Its importance (ties between shards are broken as one index ranks).
+  var importance: UInt16 = 0
+  /// How many typed words the place misses: 0, or 1 for a match of the relaxed pass.
+  var missing = 0
+}
+
+/// The best places so far, best first, at most `limit`.
+struct TopPlaces {
+  let limit: Int
+  var places: [ScoredPlace] = []
+
+  init(limit: Int) {
+    self.limit = limit
+    places.reserveCapacity(limit + 1)
+  }
+
+  /// Whether `limit` places are held (a place must then beat ``worst`` to enter).
+  var isFull: Bool { places.count >= limit }
+
+  /// The score of the last place held.
+  var worst: Double { places.last?.score ?? -.infinity }
+
+  /// Inserts `p` in order (higher score first, then lower rank), dropping the last past
+  /// `limit`.
+  mutating func insert(_ p: ScoredPlace) {
+    var i = places.count
+    while i > 0 {
+      let q = places[i - 1]
+      if q.score > p.score || (q.score == p.score && q.rank < p.rank) { break }
+      i -= 1
+    }
+    guard i < limit else { return }
+    places.insert(p, at: i)
+    if places.count > limit { places.removeLast() }
+  }
+}
