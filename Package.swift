@@ -43,7 +43,8 @@ let package = Package(
 
     // Executable.
     .executableTarget(
-      name: "placeidx", dependencies: ["PlaceIndex", "PlaceIndexBuilder", "PlaceCore"]),
+      name: "placeidx",
+      dependencies: ["PlaceIndex", "PlaceIndexBuilder", "PlaceIndexFormat", "PlaceCore"]),
 
     // Benchmark harness (`make bench`): PlaceIndex beside an SQLite FTS5 + R*Tree peer. Only the
     // benchmark links SQLite.
@@ -59,7 +60,7 @@ let package = Package(
     .target(name: "TestSupport", path: "Tests/Support"),
     .testTarget(name: "PlaceCoreTests", dependencies: ["PlaceCore", "TestSupport"]),
     .testTarget(name: "PlaceIndexFormatTests", dependencies: ["PlaceIndexFormat", "TestSupport"]),
-    .testTarget(name: "OSMReaderTests", dependencies: ["OSMReader", "TestSupport"]),
+    .testTarget(name: "OSMReaderTests", dependencies: ["OSMReader", "PlaceCore", "TestSupport"]),
     .testTarget(
       name: "PlaceIndexBuilderTests",
       dependencies: ["PlaceIndexBuilder", "PlaceIndex", "PlaceIndexFormat", "TestSupport"]),

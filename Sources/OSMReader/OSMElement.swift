@@ -4,15 +4,6 @@ public enum OSMElementKind: UInt8, Sendable, Hashable, CaseIterable {
   case way = 1
   case relation = 2
 
-  /// The letter used in place IDs: N, W or R.
-  public var letter: Character {
-    switch self {
-    case .node: "N"
-    case .way: "W"
-    case .relation: "R"
-    }
-  }
-
   /// The kind named by an OSM XML member `type` attribute.
   public init?(xmlName: String) {
     switch xmlName {

@@ -16,6 +16,8 @@
 // ids); parents follow. The reference point is the median latitude and the median longitude
 // of the context's places.
 
+import PlaceCore
+
 /// Reads the shared address contexts of places.
 public struct ContextTable: @unchecked Sendable {
   let items: ItemTable<LengthPrefixed>

@@ -1,3 +1,5 @@
+import PlaceCore
+
 /// Groups places into the shared contexts of the CONTEXTS section and writes it.
 ///
 /// A place's context splits into an area part (country, the secondary parts after the last one

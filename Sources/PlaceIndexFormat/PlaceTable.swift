@@ -1,3 +1,5 @@
+import PlaceCore
+
 /// A place record with its strings still as ids: what the query path decodes per candidate.
 public struct PlaceEntry: Sendable {
   /// 0 node, 1 way, 2 relation.

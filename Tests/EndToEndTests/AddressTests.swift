@@ -1,6 +1,6 @@
 import Foundation
 import PlaceCore
-import PlaceIndex
+@_spi(Testing) import PlaceIndex
 import PlaceIndexBuilder
 import TestSupport
 import Testing

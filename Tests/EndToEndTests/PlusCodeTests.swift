@@ -1,6 +1,6 @@
 import Foundation
 import PlaceCore
-import PlaceIndex
+@_spi(Testing) import PlaceIndex
 import TestSupport
 import Testing
 

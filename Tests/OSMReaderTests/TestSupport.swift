@@ -1,5 +1,6 @@
 import Foundation
 import OSMReader
+import PlaceCore
 import TestSupport
 import Testing
 
@@ -16,7 +17,7 @@ struct RecordedElement: Equatable, CustomStringConvertible {
   /// The value of the first tag with `key`.
   subscript(key: String) -> String? { tags[key: key] }
 
-  var description: String { "\(kind.letter)\(id)" }
+  var description: String { PlaceID(kind: .init(rawValue: kind.rawValue)!, id: id).description }
 }
 
 /// One relation member (``OSMMember`` has no public initializer, so tests compare these).
@@ -35,7 +36,9 @@ struct RecordedMember: Equatable, CustomStringConvertible {
     self.init(member.kind, member.ref, member.role)
   }
 
-  var description: String { "\(kind.letter)\(ref)[\(role)]" }
+  var description: String {
+    PlaceID(kind: .init(rawValue: kind.rawValue)!, id: ref).description + "[\(role)]"
+  }
 }
 
 /// Collects every element it is handed, in order.

@@ -1,4 +1,5 @@
 import Foundation
+import PlaceCore
 import TestSupport
 import Testing
 
@@ -403,11 +404,15 @@ import Testing
 
 /// The PLACES, CONTEXTS, STRINGS and PLACE IDS views of an opened file.
 struct OpenedSections {
+  /// The file whose bytes the tables view: kept, or the views would read freed memory (a test
+  /// that opened a temporary file once read garbage under load).
+  let file: IndexFile
   let places: PlaceTable
   let ids: PlaceIDTable
   let types: TypeTable
 
   init(_ f: IndexFile) throws {
+    file = f
     func bytes(_ kind: SectionKind) throws -> (UnsafeRawBufferPointer, Int) {
       let (s, b) = try f.requiredBytes(kind)
       return (b, s.offset)

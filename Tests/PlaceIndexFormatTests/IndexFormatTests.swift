@@ -1,4 +1,5 @@
 import Foundation
+import PlaceCore
 import TestSupport
 import Testing
 

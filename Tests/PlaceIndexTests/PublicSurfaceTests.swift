@@ -17,3 +17,73 @@ import Testing
     #expect(vocabulary.group(of: "pharmacy") != nil)
   }
 }
+
+/// An app-like client over the whole public surface, written with the `PlaceIndex` import alone:
+/// if a public type's signature names a type an app cannot name (as `[AddressComponent]` once
+/// did), this file stops compiling.
+@Suite struct AppLikeClientTests {
+  final class Delegate: AutocompleteFetcherDelegate, @unchecked Sendable {
+    var texts: [String] = []
+    func fetcher(_ fetcher: AutocompleteFetcher, didRequestFor text: String) { texts.append(text) }
+    func fetcher(
+      _ fetcher: AutocompleteFetcher, didUpdate suggestions: [AutocompleteSuggestion],
+      for text: String
+    ) {}
+    func fetcher(_ fetcher: AutocompleteFetcher, didFailWith error: PlacesError, for text: String) {
+    }
+  }
+
+  @Test func everyPublicTypeIsNameableAndUsable() async throws {
+    let index: LoadedIndex = try LoadedIndex(path: sampleIndexPath)
+    try index.verify()
+    let client = PlacesClient(indexes: [index])
+    #expect(client.attributions == [index.attribution])
+    let token = AutocompleteSessionToken()
+    var filter = AutocompleteFilter(origin: Coordinate(latitude: 47.185, longitude: 9.9))
+    let bias: CoordinateRegion = .circle(center: filter.origin!, radiusMeters: 5_000)
+    filter.coordinateRegionBias = bias
+    #expect(bias.contains(filter.origin!))
+    let request = AutocompleteRequest(query: "hauptstr 1", sessionToken: token, filter: filter)
+    let suggestions: [AutocompleteSuggestion] = try client.autocompleteSuggestions(for: request)
+    let first: AutocompletePlaceSuggestion = try #require(suggestions.first?.placeSuggestion)
+    let text: MatchedText = first.primaryText
+    #expect(!text.matchedRanges.isEmpty)
+    #expect(try PlacesJSONProtocol.decodeRequest(#"{"input":"hauptstr 1"}"#).query == "hauptstr 1")
+    #expect(PlacesJSONProtocol.encodeResponse(suggestions).contains(first.placeID))
+    let all: Set<PlaceProperty> = try PlaceProperty.parseFieldMask("*")
+    let details = FetchPlaceRequest(
+      placeID: first.placeID, placeProperties: all, sessionToken: token)
+    let place: Place = try client.fetchPlace(with: details)
+    // The async form ends the session.
+    #expect(try await client.fetchPlace(with: details).get() == place)
+    let components: [AddressComponent] = try #require(place.addressComponents)
+    let kinds: [AddressComponentKind] = components.map(\.kind)
+    #expect(kinds.contains(.route))
+    let code: PlusCode = try #require(place.plusCode)
+    #expect(!code.globalCode.isEmpty)
+    let session: SessionStatistics.Session = try #require(client.sessions.finishedSessions.last)
+    #expect(session.selectedPlaceID == first.placeID)
+    switch await client.fetchAutocompleteSuggestions(with: request) {
+    case .success(let s): #expect(s == suggestions)
+    case .failure(let e): Issue.record("\(e)")
+    }
+    var tooMany = request
+    tooMany.maxResultCount = RequestLimits.maxResults + 1
+    #expect(throws: PlacesError.self) { try client.autocompleteSuggestions(for: tooMany) }
+    let fetcher = AutocompleteFetcher(filter: filter, sessionToken: token) {
+      r throws(PlacesError) in
+      try client.autocompleteSuggestions(for: r)
+    }
+    let delegate = Delegate()
+    fetcher.delegate = delegate
+    fetcher.onEvent { (_: AutocompleteFetcher.Event) in }
+    let prediction: AutocompletePrediction? = await withCheckedContinuation { done in
+      client.findAutocompletePredictions(
+        fromQuery: "apo", queue: .global()
+      ) { predictions, _ in done.resume(returning: predictions?.first) }
+    }
+    #expect(prediction?.attributedPrimaryText.text.isEmpty == false)
+    let vocabulary: PlaceTypeVocabulary = try index.vocabulary
+    #expect(vocabulary.group(of: "pharmacy") != nil)
+  }
+}

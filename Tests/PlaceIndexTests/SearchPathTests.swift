@@ -6,7 +6,7 @@ import TestSupport
 import Testing
 
 @testable import PlaceCore
-@testable import PlaceIndex
+@_spi(Testing) @testable import PlaceIndex
 
 /// The Helsinki extract's index, built once for the search-path tests.
 let helsinkiSearchIndex: Result<String, Error> = Result {

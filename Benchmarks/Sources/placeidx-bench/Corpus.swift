@@ -1,5 +1,5 @@
 import PlaceCore
-import PlaceIndex
+@_spi(Testing) import PlaceIndex
 
 /// One place of a built index, as the public API shows it: what the targets are drawn from and
 /// what the peer's database is built from, so both systems hold the same places.

@@ -8,7 +8,7 @@
 // checks stops the process (`fatalError`), which libFuzzer reports as a crash.
 import Foundation
 import PlaceCore
-import PlaceIndex
+@_spi(Testing) import PlaceIndex
 import PlaceIndexBuilder
 import PlaceIndexFormat
 

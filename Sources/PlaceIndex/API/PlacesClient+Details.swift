@@ -49,21 +49,9 @@ extension PlacesClient {
     }
   }
 
-  /// Splits "N123" into (0, 123).
+  /// Splits "N123" into (0, 123) (``PlaceID``).
   static func parsePlaceID(_ text: String) -> (UInt8, Int64)? {
-    guard let first = text.first, text.count >= 2, text.count <= 20 else { return nil }
-    let kind: UInt8
-    switch first {
-    case "N": kind = 0
-    case "W": kind = 1
-    case "R": kind = 2
-    default: return nil
-    }
-    let digits = text.dropFirst()
-    guard digits.allSatisfy({ $0.isASCII && $0.isNumber }), let id = Int64(digits) else {
-      return nil
-    }
-    return (kind, id)
+    PlaceID(text).map { ($0.kind.rawValue, $0.id) }
   }
 
   private func details(of e: PlaceEntry, in index: LoadedIndex, request: FetchPlaceRequest) throws

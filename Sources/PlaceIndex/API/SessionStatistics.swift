@@ -20,11 +20,12 @@ public final class SessionStatistics: @unchecked Sendable {
   private let lock = NSLock()
   private var open: [String: Int] = [:]
   private var finished: [Session] = []
-  /// Most open sessions kept; older ones are dropped (tokens never ended).
+  /// Most open sessions kept: a request of a new session when this many are open drops them
+  /// all (their tokens never ended; the finished sessions stay).
   public static let maxOpenSessions = 10_000
 
   /// Counts one request of `token`'s session.
-  public func recordRequest(_ token: AutocompleteSessionToken?) {
+  package func recordRequest(_ token: AutocompleteSessionToken?) {
     guard let token else { return }
     lock.lock()
     defer { lock.unlock() }
@@ -35,7 +36,7 @@ public final class SessionStatistics: @unchecked Sendable {
   }
 
   /// Ends `token`'s session with the selection of `placeID`.
-  public func recordSelection(_ token: AutocompleteSessionToken?, placeID: String) {
+  package func recordSelection(_ token: AutocompleteSessionToken?, placeID: String) {
     guard let token else { return }
     lock.lock()
     defer { lock.unlock() }

@@ -191,8 +191,9 @@ public final class LoadedIndex: Sendable {
 }
 
 extension LoadedIndex {
-  /// The place ID of the place at `rank` (for tools and tests that walk an index).
-  public func placeIDForTesting(rank: Int) throws -> String {
+  /// The place ID of the place at `rank` (for tools and tests that walk an index; behind the
+  /// `Testing` SPI, so not part of the SDK an app sees).
+  @_spi(Testing) public func placeIDForTesting(rank: Int) throws -> String {
     let e = try places.entry(rank)
     return PlaceRecord.placeID(kind: e.osmKind, id: e.osmID)
   }

@@ -1,0 +1,52 @@
+/// A place ID: the OSM element's kind letter and its decimal id ("N240109189", "W4444",
+/// "R1155956"). The one home of that syntax: the builder names elements with it, the index
+/// stores the kind and id it stands for (PLACE IDS), and the reader parses what a request gives.
+package struct PlaceID: Hashable, Sendable, CustomStringConvertible {
+  /// The kind of OSM element, numbered as the index stores it.
+  package enum Kind: UInt8, Sendable, CaseIterable {
+    case node = 0
+    case way = 1
+    case relation = 2
+
+    /// The letter of the kind in a place ID.
+    package var letter: Character {
+      switch self {
+      case .node: "N"
+      case .way: "W"
+      case .relation: "R"
+      }
+    }
+  }
+
+  /// The most characters a place ID has: a letter and the digits of the largest id.
+  package static let maxLength = 20
+
+  package var kind: Kind
+  package var id: Int64
+
+  package init(kind: Kind, id: Int64) {
+    self.kind = kind
+    self.id = id
+  }
+
+  /// The ID of element kind `raw` (0 node, 1 way, 2 relation), or nil for another number.
+  package init?(kind raw: UInt8, id: Int64) {
+    guard let kind = Kind(rawValue: raw) else { return nil }
+    self.init(kind: kind, id: id)
+  }
+
+  /// Parses "N123": a kind letter and decimal digits that fit an Int64; nil for anything else
+  /// (a sign, spaces, other letters, lower case, an empty or over-long text).
+  package init?(_ text: String) {
+    guard let first = text.first, text.count >= 2, text.count <= Self.maxLength,
+      let kind = Kind.allCases.first(where: { $0.letter == first })
+    else { return nil }
+    let digits = text.dropFirst()
+    guard digits.allSatisfy({ $0.isASCII && $0.isNumber }), let id = Int64(digits) else {
+      return nil
+    }
+    self.init(kind: kind, id: id)
+  }
+
+  package var description: String { String(kind.letter) + String(id) }
+}
