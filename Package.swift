@@ -57,7 +57,7 @@ let package = Package(
       path: "Benchmarks/Sources/placeidx-bench"),
 
     // Paths and process helpers shared by the test targets.
-    .target(name: "TestSupport", path: "Tests/Support"),
+    .target(name: "TestSupport", dependencies: ["PlaceCore"], path: "Tests/Support"),
     .testTarget(name: "PlaceCoreTests", dependencies: ["PlaceCore", "TestSupport"]),
     .testTarget(name: "PlaceIndexFormatTests", dependencies: ["PlaceIndexFormat", "TestSupport"]),
     .testTarget(name: "OSMReaderTests", dependencies: ["OSMReader", "PlaceCore", "TestSupport"]),
@@ -67,7 +67,7 @@ let package = Package(
     .testTarget(
       name: "PlaceIndexTests",
       dependencies: ["PlaceIndex", "PlaceIndexBuilder", "PlaceIndexFormat", "TestSupport"]),
-    .testTarget(name: "BenchmarkTests", dependencies: ["placeidx-bench"]),
+    .testTarget(name: "BenchmarkTests", dependencies: ["placeidx-bench", "PlaceCore"]),
     .testTarget(
       name: "EndToEndTests",
       dependencies: [

@@ -62,9 +62,4 @@ public struct ByteWriter: Sendable {
   public mutating func pad(to alignment: Int) {
     while bytes.count % alignment != 0 { bytes.append(0) }
   }
-
-  /// Overwrites 4 bytes at `offset` with `value`, little-endian.
-  public mutating func patchU32(_ value: UInt32, at offset: Int) {
-    for i in 0..<4 { bytes[offset + i] = UInt8(truncatingIfNeeded: value >> (8 * i)) }
-  }
 }

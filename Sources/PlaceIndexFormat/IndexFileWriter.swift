@@ -59,13 +59,3 @@ public struct IndexFileWriter {
     return out.bytes
   }
 }
-
-/// FNV-1a 64-bit hash, for the build options hash in the header.
-public func fnv1a64(_ text: String) -> UInt64 {
-  var h: UInt64 = 0xcbf2_9ce4_8422_2325
-  for b in text.utf8 {
-    h ^= UInt64(b)
-    h = h &* 0x100_0000_01b3
-  }
-  return h
-}

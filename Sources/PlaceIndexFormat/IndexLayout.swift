@@ -55,7 +55,8 @@ public enum SectionKind: UInt32, Sendable, CaseIterable {
   case postings = 7
   /// The abbreviation table (Data/abbreviations.tsv), for highlighting.
   case abbreviations = 8
-  /// Place IDs sorted, for place details by ID.
+  /// Each place's OSM element in rank order (an Elias–Fano sequence): the place ID of a rank,
+  /// and the rank of a place ID for details.
   case placeIDs = 9
   /// Address contexts shared between places: reference point, country, secondary text,
   /// address components.

@@ -305,8 +305,8 @@ struct OpenLocationCodePropertyTests {
     let iterations = 5_000
     for _ in 0..<iterations {
       let coordinate = Coordinate(
-        latitude: Double.random(in: -90...90, using: &generator),
-        longitude: Double.random(in: -180..<180, using: &generator))
+        latitude: generator.double(in: -90...90),
+        longitude: -180 + 360 * generator.unit())
       let code = try OpenLocationCode.encode(
         latitude: coordinate.latitude, longitude: coordinate.longitude, codeLength: codeLength)
       #expect(OpenLocationCode.isFull(code), "\(code)")

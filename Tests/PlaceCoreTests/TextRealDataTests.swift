@@ -110,43 +110,7 @@ enum TextOSMNames {
     print("[text] checked \(checked) Helsinki -katu streets")
     #expect(checked > 10)
   }
-
-  /// Rough timing of the per-keystroke and per-place work (debug build; for trends only).
-  @Test(.enabled(if: TextOSMNames.helsinkiAvailable, "helsinki-center-2019.osm not found"))
-  func timing() throws {
-    let names = try TextOSMNames.names(in: TextOSMNames.helsinki)
-    _ = TextNormalizer.fold("Zürich")  // build the fold table outside the timed part
-    let clock = ContinuousClock()
-    var sink = 0
-    let foldTime = clock.measure {
-      for name in names { sink &+= TextNormalizer.fold(name).utf8.count }
-    }
-    let tokenTime = clock.measure {
-      for name in names { sink &+= Tokenizer.tokens(name).count }
-    }
-    let termTime = clock.measure {
-      for name in names { sink &+= IndexTerms.terms(for: name, abbreviations: table).count }
-    }
-    func perName(_ duration: Duration) -> String {
-      let nanos =
-        Double(duration.components.attoseconds) / 1e9 + Double(duration.components.seconds) * 1e9
-      return String(format: "%.1f µs", nanos / Double(names.count) / 1000)
-    }
-    print(
-      "[text] per name over \(names.count) names: fold \(perName(foldTime)), "
-        + "tokens \(perName(tokenTime)), terms \(perName(termTime)) (sink \(sink))")
-  }
-
-  @Test func foldTableBuildTime() {
-    // The table is a lazily built global; this only reports how long its first use takes
-    // when this test happens to run first.
-    let clock = ContinuousClock()
-    let elapsed = clock.measure { _ = FoldTable.shared.storage.count }
-    print("[text] fold table ready after \(elapsed)")
-  }
 }
-
-typealias TextSplitMix64 = SplitMix64
 
 @Suite struct TextNormalizationPropertyTests {
   static let pools: [[Unicode.Scalar]] = [
@@ -161,12 +125,12 @@ typealias TextSplitMix64 = SplitMix64
     Array("ΑΘΗΝΑάςМосква".unicodeScalars),
   ]
 
-  static func randomText(_ generator: inout TextSplitMix64) -> String {
+  static func randomText(_ generator: inout SplitMix64) -> String {
     var view = String.UnicodeScalarView()
-    let length = Int.random(in: 0...40, using: &generator)
+    let length = generator.int(in: 0...40)
     for _ in 0..<length {
-      let pool = pools.randomElement(using: &generator)!
-      view.append(pool.randomElement(using: &generator)!)
+      let pool = generator.element(of: pools)
+      view.append(generator.element(of: pool))
     }
     return String(view)
   }
@@ -185,7 +149,7 @@ typealias TextSplitMix64 = SplitMix64
 
   @Test(arguments: [1, 2, 3, 4])
   func randomTextNeverBreaksInvariants(seed: UInt64) {
-    var generator = TextSplitMix64(state: seed)
+    var generator = SplitMix64(state: seed)
     let table = TextTestData.abbreviations
     var failures: [String] = []
     for _ in 0..<500 {
@@ -206,7 +170,7 @@ typealias TextSplitMix64 = SplitMix64
       var queries = tokens.map(\.text)
       for token in tokens {
         let scalars = Array(token.text.unicodeScalars)
-        let cut = Int.random(in: 1...scalars.count, using: &generator)
+        let cut = generator.int(in: 1...scalars.count)
         queries.append(String(textScalars: scalars[..<cut]))
       }
       queries.append(Self.randomText(&generator))

@@ -33,9 +33,9 @@ import Testing
   @Test(arguments: [1, 2, 3, 4, 5])
   func everyRankReadsBackItsImportance(seed: UInt64) throws {
     var rng = SplitMix64(seed: seed)
-    let count = Int.random(in: 1...3000, using: &rng)
+    let count = rng.int(in: 1...3000)
     // Mostly descending with repeats, as ranks give them; every third seed in any order.
-    var values = (0..<count).map { _ in UInt16.random(in: 0...UInt16(1 + seed * 20), using: &rng) }
+    var values = (0..<count).map { _ in UInt16(rng.int(in: 0...Int(1 + seed * 20))) }
     if seed % 3 != 0 { values.sort(by: >) }
     let bytes = ImportanceTableWriter.serialize(Self.places(values))
     let table = try Self.table(bytes, placeCount: count)

@@ -57,7 +57,7 @@ import Testing
     }
     if seed == 1 { strings.insert("") }
     let (bytes, builder) = Self.serialize(Array(strings))
-    let order = strings.shuffled(using: &rng)
+    let order = rng.shuffled(Array(strings))
     try Self.withTable(bytes) { (table: StringTable) throws in
       try table.verify()
       #expect(table.count == strings.count)

@@ -1,4 +1,5 @@
 import Foundation
+import PlaceCore
 
 /// Where the tests find the repository, the shared data and the built tools.
 public enum TestPaths {
@@ -125,23 +126,6 @@ public enum XMLText {
   }
 }
 
-/// A small deterministic random generator (SplitMix64), so that seeded property tests and
+/// The project's seeded generator (`PlaceCore.SplitMix64`), so that seeded property tests and
 /// "random" truncations, bit flips and kill moments repeat exactly on every run.
-public struct SplitMix64: RandomNumberGenerator, Sendable {
-  /// The generator's state.
-  public var state: UInt64
-
-  /// A generator starting from `state`.
-  public init(state: UInt64) { self.state = state }
-
-  /// A generator starting from `seed`.
-  public init(seed: UInt64) { self.state = seed }
-
-  public mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
-  }
-}
+package typealias SplitMix64 = PlaceCore.SplitMix64

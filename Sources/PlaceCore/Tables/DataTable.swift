@@ -15,9 +15,6 @@ package struct DataTable: Sendable {
       guard let i = columns[name], i < fields.count else { return "" }
       return fields[i]
     }
-
-    /// Number of fields on the line.
-    package var fieldCount: Int { fields.count }
   }
 
   /// A problem with the table's layout, with its line.

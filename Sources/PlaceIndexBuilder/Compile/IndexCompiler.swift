@@ -1,4 +1,5 @@
 import Foundation
+import PlaceCore
 import PlaceIndexFormat
 
 /// The compile stage: orders places by rank, builds the type table and metadata, and serializes

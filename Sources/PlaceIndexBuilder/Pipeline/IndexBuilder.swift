@@ -1,5 +1,6 @@
 import Foundation
 import OSMReader
+import PlaceCore
 import PlaceIndexFormat
 
 /// Runs the whole pipeline: read the extract, collect elements, resolve the admin hierarchy,
