@@ -152,7 +152,7 @@ enum ServeCommand {
           with: FetchPlaceRequest(
             placeID: rawID.removingPercentEncoding ?? rawID, placeProperties: properties,
             languageCode: parameters["languageCode"]))
-        respond(fd, 200, DetailsCommand.encode(place).serialized)
+        respond(fd, 200, PlacesJSONProtocol.encodePlace(place))
       } catch {
         respond(fd, error.code, PlacesJSONProtocol.encodeError(error))
       }

@@ -1,5 +1,6 @@
 // Imports PlaceIndex alone, as an app does: every type a request needs must be nameable through
 // it (this file does not compile otherwise).
+import Foundation
 import PlaceIndex
 import Testing
 
@@ -85,5 +86,32 @@ import Testing
     #expect(prediction?.attributedPrimaryText.text.isEmpty == false)
     let vocabulary: PlaceTypeVocabulary = try index.vocabulary
     #expect(vocabulary.group(of: "pharmacy") != nil)
+  }
+}
+
+/// Place Details JSON lives beside the autocomplete JSON.
+@Suite struct PlaceDetailsJSONTests {
+  @Test func aPlaceEncodesWithOnlyTheFieldsItHas() throws {
+    let client = try PlacesClient(indexPaths: [sampleIndexPath])
+    let id = try #require(
+      try client.autocompleteSuggestions(for: AutocompleteRequest(query: "hauptstr 1")).first?
+        .placeSuggestion?.placeID)
+    let full = try client.fetchPlace(
+      with: FetchPlaceRequest(placeID: id, placeProperties: Set(PlaceProperty.allCases)))
+    let json = PlacesJSONProtocol.encodePlace(full)
+    let object = try #require(
+      try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+    #expect(object["id"] as? String == id)
+    #expect(
+      Set(object.keys) == [
+        "id", "displayName", "formattedAddress", "addressComponents", "location", "types",
+        "plusCode", "attributions",
+      ])
+    let some = try client.fetchPlace(
+      with: FetchPlaceRequest(placeID: id, placeProperties: [.displayName]))
+    let one = try #require(
+      try JSONSerialization.jsonObject(with: Data(PlacesJSONProtocol.encodePlace(some).utf8))
+        as? [String: Any])
+    #expect(Set(one.keys) == ["displayName"])
   }
 }
