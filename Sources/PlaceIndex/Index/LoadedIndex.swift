@@ -17,6 +17,7 @@ public final class LoadedIndex: Sendable {
   private let vocabularyCell: ParsedOnce<PlaceTypeVocabulary>
   private let abbreviationsCell: ParsedOnce<Abbreviations>
   private let contextsCell: ParsedOnce<DecodedContexts>
+  private let extentCell: ParsedOnce<ShardExtent>
   private let tokenTextCell: ParsedOnce<TokenText>
   /// What recent requests computed from this index, kept for the next ones (bounded per
   /// thread); the only part of a loaded index that changes.
@@ -128,6 +129,20 @@ public final class LoadedIndex: Sendable {
           }
         }
       }
+      let contextsOnce = contextsCell
+      extentCell = ParsedOnce {
+        Result { () throws(PlacesError) -> ShardExtent in
+          let view = try contextsOnce.get().view
+          do {
+            return try ShardExtent(placeTable, contexts: view)
+          } catch let e as IndexFormatError {
+            throw .index(e.withPath(file.path))
+          } catch {
+            throw .index(
+              .corrupt(path: file.path, section: "PLACES", offset: 0, reason: "\(error)"))
+          }
+        }
+      }
       let (mb, _) = try section(.metadata)
       let json = (try? JSONSerialization.jsonObject(with: Data(mb))) as? [String: Any] ?? [:]
       metadata = json.mapValues { "\($0)" }
@@ -151,6 +166,12 @@ public final class LoadedIndex: Sendable {
   /// Every context's matching data (decoded on first use: about 0.3 ms per 1000 contexts).
   var decodedContexts: DecodedContexts {
     get throws(PlacesError) { try contextsCell.get() }
+  }
+
+  /// The box around the places and their highest importance (read on first use), for a
+  /// client of several indexes to skip this one.
+  var extent: ShardExtent {
+    get throws(PlacesError) { try extentCell.get() }
   }
 
   /// Every token decoded into one buffer (on first use), for words found inside tokens.

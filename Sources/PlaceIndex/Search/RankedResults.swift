@@ -31,6 +31,8 @@ extension PlacesClient {
       found = try LoadedIndex.search(
         indexes, plan, filter: request.filter, typeFilter: typeFilter,
         limit: limit * Ranking.candidatesPerResult)
+    } catch let e as PlacesError {
+      throw e
     } catch let e as IndexFormatError {
       throw .index(e)
     } catch {

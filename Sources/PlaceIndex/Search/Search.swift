@@ -77,15 +77,23 @@ extension LoadedIndex {
       }
     }
     var found: [ScoredPlace] = []
-    for (s, index) in indexes.enumerated() where !resolved[s].contains(where: \.isEmpty) {
-      let words = resolved[s]
+    for s in try searchOrder(indexes, resolved, context: context)
+    where !resolved[s].contains(where: \.isEmpty) {
+      let (index, words) = (indexes[s], resolved[s])
+      // Shards in order of their best possible score: one that cannot beat the places kept
+      // is skipped, and so are all after it.
+      if indexes.count > 1, found.count >= limit {
+        found = try merged(found, indexes, limit: limit)
+        if try index.extent.bestScore(words, context: context) < found[limit - 1].score { break }
+      }
       let driver = words.indices.min { words[$0].cost < words[$1].cost }!
       var best = TopPlaces(limit: limit)
       try index.located {
         try index.collect(words, drivers: [driver], missing: 0, context: context, into: &best)
       }
-      found += best.places.map {
-        var p = $0; p.shard = s; return p
+      for var p in best.places {
+        p.shard = s
+        found.append(p)
       }
     }
     if found.isEmpty && plan.tokens.count >= 2 {
@@ -93,6 +101,24 @@ extension LoadedIndex {
     }
     guard indexes.count > 1 else { return found }
     return try merged(found, indexes, limit: limit)
+  }
+
+  /// The shards to search, best possible score first (ties in their given order): all of
+  /// them for one index; without those whose places all lie outside a restriction region.
+  static func searchOrder(
+    _ indexes: [LoadedIndex], _ resolved: [[ResolvedToken]], context: SearchContext
+  ) throws -> [Int] {
+    guard indexes.count > 1 else { return [0] }
+    var order: [(shard: Int, best: Double)] = []
+    for (s, index) in indexes.enumerated() {
+      let extent = try index.extent
+      if let region = context.filter.coordinateRegionRestriction, !extent.mayMeet(region) {
+        continue
+      }
+      order.append((s, extent.bestScore(resolved[s], context: context)))
+    }
+    return order.sorted { $0.best > $1.best || ($0.best == $1.best && $0.shard < $1.shard) }
+      .map(\.shard)
   }
 
   /// The relaxed pass over `indexes`: places that match every word but one, scored with the

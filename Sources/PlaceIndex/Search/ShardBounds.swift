@@ -1,0 +1,86 @@
+import Foundation
+import PlaceCore
+import PlaceIndexFormat
+
+/// What a search needs to know of a whole index to skip it: the box around its places and
+/// its highest importance. A client with several indexes reads each one's on first use (every
+/// record's position once: about 0.1 µs a place) and searches first the shards whose best
+/// possible score is highest, skipping those that cannot reach the results kept so far.
+struct ShardExtent: Sendable {
+  /// The box of the places' positions, in degrees; nil when the index holds no place.
+  var south = 0.0
+  var north = 0.0
+  var west = 0.0
+  var east = 0.0
+  var isEmpty = true
+  /// The highest importance of a place (the first rank's).
+  var maxImportance: UInt16 = 0
+
+  /// The extent of an index with no place.
+  init() {}
+
+  /// Reads every place's position.
+  init(_ places: PlaceTable, contexts: DecodedContexts.View) throws {
+    guard places.count > 0 else { return }
+    var entry = PlaceMatch()
+    var box = (south: Int32.max, north: Int32.min, west: Int32.max, east: Int32.min)
+    for rank in 0..<places.count {
+      try places.match(rank, into: &entry, contexts: contexts)
+      box.south = min(box.south, entry.latitudeE7)
+      box.north = max(box.north, entry.latitudeE7)
+      box.west = min(box.west, entry.longitudeE7)
+      box.east = max(box.east, entry.longitudeE7)
+    }
+    (south, north) = (Double(box.south) / 1e7, Double(box.north) / 1e7)
+    (west, east) = (Double(box.west) / 1e7, Double(box.east) / 1e7)
+    isEmpty = false
+    maxImportance = try places.importance.importance(of: 0)
+  }
+
+  /// A lower bound of the great-circle distance from `point` to any place of the box, in
+  /// meters: hav(d) = hav(Δφ) + cos φ1 cos φ2 hav(Δλ), with Δφ and Δλ at least the point's
+  /// angular distance from the box's latitudes and longitudes, and cos φ1 cos φ2 at least the
+  /// square of the cosine of the largest latitude either can have.
+  func leastDistance(from point: Coordinate) -> Double {
+    guard !isEmpty else { return .infinity }
+    let radians = Double.pi / 180
+    let dPhi = max(0, south - point.latitude, point.latitude - north) * radians
+    var dLambda = 0.0
+    if point.longitude < west || point.longitude > east {
+      let a = abs(point.longitude - west).truncatingRemainder(dividingBy: 360)
+      let b = abs(point.longitude - east).truncatingRemainder(dividingBy: 360)
+      dLambda = min(a, 360 - a, b, 360 - b) * radians
+    }
+    let widest = max(abs(point.latitude), abs(south), abs(north)) * radians
+    let sinPhi = sin(dPhi / 2)
+    let sinLambda = sin(dLambda / 2)
+    let h = sinPhi * sinPhi + cos(widest) * cos(widest) * sinLambda * sinLambda
+    // A hair below, so that rounding never makes the bound pass a true distance.
+    return max(0, 2 * Coordinate.earthRadiusMeters * asin(min(1, h.squareRoot())) * 0.999_999 - 1)
+  }
+
+  /// Whether a place of the box may lie in `region`'s bounding box.
+  func mayMeet(_ region: CoordinateRegion) -> Bool {
+    guard !isEmpty else { return false }
+    let box = region.boundingBoxE7
+    let (s, n) = (Double(box.south) / 1e7, Double(box.north) / 1e7)
+    guard n >= south && s <= north else { return false }
+    let (w, e) = (Double(box.west) / 1e7, Double(box.east) / 1e7)
+    // A box that crosses the antimeridian is taken to meet every shard.
+    guard w <= e else { return true }
+    return e >= west && w <= east
+  }
+
+  /// The best score a place of this index can earn for `words`, with `context`'s focus.
+  func bestScore(_ words: [ResolvedToken], context: SearchContext) -> Double {
+    let text = Ranking.coverage + Ranking.wholeName + Double(words.count) * Ranking.nameExact
+    let importance = Ranking.importance * Double(maxImportance) / 65535
+    var geo = 0.0
+    if context.filter.coordinateRegionBias != nil {
+      geo = Ranking.nearness
+    } else if let focus = context.focus {
+      geo = Ranking.nearness * exp(-leastDistance(from: focus) / Ranking.nearnessScale)
+    }
+    return text + importance + geo
+  }
+}
