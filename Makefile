@@ -15,7 +15,7 @@ PACKAGES  := pkg-config libxml2-dev zlib1g-dev libbz2-dev libsqlite3-dev
 TABLES    := $(wildcard Data/*.tsv)
 EMBEDDED  := Sources/PlaceIndexBuilder/Pipeline/EmbeddedTables.swift
 SOURCES   := $(shell find Sources -name '*.swift' -o -name '*.h' -o -name '*.modulemap') Package.swift
-SHARED    ?= ../shared
+SHARED    ?= $(or $(PLACEINDEX_SHARED),../shared)
 # One configuration for every build in .build/release (make, make test, make bench):
 # `swift test` compiles every module with -enable-testing, so the other builds do too; with
 # different flags each build would recompile everything the other one built.
@@ -85,7 +85,7 @@ test: deps tables
 	{ PLACEINDEX_SHARED="$(abspath $(SHARED))" $(SWIFT) test -c release --skip-build --disable-xctest 2>&1; \
 	  echo $$? >build/test.status; } | tee build/test.log | awk -f Scripts/test-filter.awk; \
 	status=$$(cat build/test.status); \
-	sh Scripts/test-summary.sh build/test.log "$(SHARED)" || status=1; exit $$status
+	SWIFT="$(SWIFT)" sh Scripts/test-summary.sh build/test.log "$(SHARED)" || status=1; exit $$status
 
 format:
 	$(SWIFT) format -i -r Sources Tests Package.swift

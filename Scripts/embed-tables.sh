@@ -31,5 +31,6 @@ trap 'rm -f "$tmp"' EXIT
   echo "  ]"
   echo "}"
 } >"$tmp"
-mv "$tmp" "$out"
+# An unchanged file keeps its timestamp, so that the build does not recompile it.
+if cmp -s "$tmp" "$out"; then rm -f "$tmp"; else mv "$tmp" "$out"; fi
 trap - EXIT
