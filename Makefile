@@ -120,7 +120,7 @@ static-check: $(STATIC_BIN)
 install: $(STATIC_BIN) static-check
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 \
 	  $(DESTDIR)$(PREFIX)/share/bash-completion/completions
-	install -m 755 $(STATIC_BIN) $(DESTDIR)$(PREFIX)/bin/placeidx
+	install -s -m 755 $(STATIC_BIN) $(DESTDIR)$(PREFIX)/bin/placeidx
 	install -m 644 docs/placeidx.1 $(DESTDIR)$(PREFIX)/share/man/man1/placeidx.1
 	install -m 644 Scripts/placeidx.bash $(DESTDIR)$(PREFIX)/share/bash-completion/completions/placeidx
 	@echo "installed $(DESTDIR)$(PREFIX)/bin/placeidx ($$($(DESTDIR)$(PREFIX)/bin/placeidx --version | head -1))"

@@ -75,8 +75,8 @@ let versionText: String = {
   let (major, minor) = (IndexLayout.majorVersion, IndexLayout.minorVersion)
   return """
     placeidx \(toolVersion)
-    index format \(major).\(minor): writes \(major).\(minor), reads every \(major).x index
-    (another major version is refused); packed artifacts NAME-f\(major).\(minor)-dTIME.placeidx.tar
+    index format \(major).\(minor) (writes \(major).\(minor); reads every \(major).x index, refuses other majors)
+    packed artifacts NAME-f\(major).\(minor)-dYYYYMMDDTHHMMSSZ.placeidx.tar (dist, verify)
     """
 }()
 
