@@ -137,12 +137,9 @@ enum TextOSMNames {
         + "tokens \(perName(tokenTime)), terms \(perName(termTime)) (sink \(sink))")
   }
 
-  @Test func foldTableBuildTime() {
-    // The table is a lazily built global; this only reports how long its first use takes
-    // when this test happens to run first.
-    let clock = ContinuousClock()
-    let elapsed = clock.measure { _ = FoldTable.shared.storage.count }
-    print("[text] fold table ready after \(elapsed)")
+  @Test func foldTableIsBuiltOnFirstUse() {
+    // The table is a lazily built global: its first use builds it.
+    #expect(FoldTable.shared.storage.count > 0)
   }
 }
 
