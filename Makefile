@@ -4,27 +4,35 @@
 #   make index PIPELINE=x build build/indexes/x.placeidx from Pipelines/x.pipeline
 #   make indexes          every pipeline whose extract is present
 #   make dist PIPELINE=x  pack x's index, manifest and attribution into build/dist/x-f….placeidx.tar
+#   make install          a self-contained placeidx (Swift runtime linked in, data tables built in)
+#                         in $(PREFIX)/bin, with its man page and bash completion
 #   make format           format the sources with swift format
 
 SWIFT     ?= swift
 PIPELINE  ?= sample
 BIN       := .build/release/placeidx
-PACKAGES  := pkg-config libxml2-dev zlib1g-dev libbz2-dev libxml2-utils libsqlite3-dev
+PACKAGES  := pkg-config libxml2-dev zlib1g-dev libbz2-dev libsqlite3-dev
 TABLES    := $(wildcard Data/*.tsv)
+EMBEDDED  := Sources/PlaceIndexBuilder/Pipeline/EmbeddedTables.swift
 SOURCES   := $(shell find Sources -name '*.swift' -o -name '*.h' -o -name '*.modulemap') Package.swift
-SHARED    ?= ../shared
+SHARED    ?= $(or $(PLACEINDEX_SHARED),../shared)
+# One configuration for every build in .build/release (make, make test, make bench):
+# `swift test` compiles every module with -enable-testing, so the other builds do too; with
+# different flags each build would recompile everything the other one built.
+RELEASE   := -c release -Xswiftc -enable-testing
 
-.PHONY: all deps build index indexes sample-query test format lint clean
+.PHONY: all deps build tables index indexes sample-query test format lint clean
 .SECONDEXPANSION:
 
 all: deps build index sample-query
 
-# Installs missing Debian packages when run as root; otherwise prints the one command to run.
+# Installs missing Debian packages when run as root (never upgrading what is installed);
+# otherwise prints the one command to run.
 deps:
 	@missing=""; for p in $(PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
 	if [ -n "$$missing" ]; then \
 	  if [ "$$(id -u)" = 0 ]; then \
-	    echo "installing:$$missing"; apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq$$missing; \
+	    echo "installing:$$missing"; apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-upgrade$$missing; \
 	  else \
 	    echo "missing system packages; run:  sudo apt-get install -y$$missing"; exit 1; \
 	  fi; \
@@ -32,9 +40,15 @@ deps:
 
 build: $(BIN)
 
-$(BIN): $(SOURCES)
-	$(SWIFT) build -c release --product placeidx
+$(BIN): $(SOURCES) $(EMBEDDED)
+	$(SWIFT) build $(RELEASE) --product placeidx
 	@touch $@
+
+# The data tables compiled into placeidx (Scripts/embed-tables.sh), regenerated when one changes.
+tables: $(EMBEDDED)
+
+$(EMBEDDED): $(TABLES) Scripts/embed-tables.sh
+	sh Scripts/embed-tables.sh $@
 
 index: build/indexes/$(PIPELINE).placeidx
 
@@ -58,11 +72,26 @@ sample-query: index
 dist: index
 	$(BIN) dist --index build/indexes/$(PIPELINE).placeidx -o build/dist
 
-test: deps
+# The tests read PLACEINDEX_SHARED (set from SHARED). Their output loses each test's "started" and
+# "passed" lines (failures, skips and the closing "Test run with N tests ... passed" line stay);
+# build/test.log keeps everything. The last line counts the tests skipped for lack of
+# $(SHARED)/data; with CI=true a missing $(SHARED)/data is an error. The example package
+# (ExamplePackageTests; SKIP_EXAMPLE_BUILD=1 skips it) is built before the tests run, so that its
+# compilation does not compete with the tests' time limits; the test's own build is then a no-op.
+test: deps tables
 	@if [ -d "$(SHARED)/data" ]; then echo "real-data tests use $(SHARED)/data"; \
-	 else echo "NOTE: $(SHARED)/data not found: the tests that read real extracts and the plus-code reference data are skipped (listed as skipped below)"; fi
-	$(SWIFT) build -c release --product placeidx
-	$(SWIFT) test -c release
+	 elif [ "$(CI)" = true ]; then echo "CI: $(SHARED)/data not found: the real-data tests cannot be skipped in CI (set SHARED=DIR)"; exit 1; \
+	 else echo "NOTE: $(SHARED)/data not found: the tests that read real extracts and the plus-code reference data are skipped (counted at the end)"; fi
+	$(SWIFT) build $(RELEASE) --build-tests
+	@mkdir -p build; if [ "$(SKIP_EXAMPLE_BUILD)" != 1 ]; then \
+	  echo "$(SWIFT) build --package-path Examples/AppExample --scratch-path build/example-app"; \
+	  $(SWIFT) build --package-path Examples/AppExample --scratch-path build/example-app >build/example-app.log 2>&1 \
+	    || { cat build/example-app.log; exit 1; }; fi
+	@mkdir -p build; rm -f build/test.status; \
+	{ PLACEINDEX_SHARED="$(abspath $(SHARED))" $(SWIFT) test -c release --skip-build --disable-xctest 2>&1; \
+	  echo $$? >build/test.status; } | tee build/test.log | awk -f Scripts/test-filter.awk; \
+	status=$$(cat build/test.status); \
+	SWIFT="$(SWIFT)" sh Scripts/test-summary.sh build/test.log "$(SHARED)" || status=1; exit $$status
 
 format:
 	$(SWIFT) format -i -r Sources Tests Package.swift
@@ -73,12 +102,45 @@ lint:
 clean:
 	rm -rf .build build
 
+# A self-contained placeidx: the Swift runtime and Foundation linked statically (its own scratch
+# path, so that the test build in .build/release is untouched), the data tables built in.
+# static-check fails when ldd finds a library from the Swift toolchain.
+PREFIX         ?= /usr/local
+DESTDIR        ?=
+INSTALL_SCRATCH := .build/install
+STATIC_BIN     := $(INSTALL_SCRATCH)/release/placeidx
+
+.PHONY: static static-check install uninstall
+
+static: $(STATIC_BIN) static-check
+
+$(STATIC_BIN): $(SOURCES) $(EMBEDDED)
+	$(SWIFT) build -c release --static-swift-stdlib --scratch-path $(INSTALL_SCRATCH) --product placeidx
+	@touch $@
+
+static-check: $(STATIC_BIN)
+	@if ldd $(STATIC_BIN) | grep -E 'libswift|libFoundation|libdispatch|libBlocksRuntime|lib_Foundation|/opt/swift|usr/lib/swift'; then \
+	  echo "$(STATIC_BIN) links the Swift libraries above dynamically"; exit 1; fi
+	@echo "$(STATIC_BIN): no Swift runtime library linked dynamically (ldd: $$(ldd $(STATIC_BIN) | awk '{print $$1}' | tr '\n' ' '))"
+
+install: $(STATIC_BIN) static-check
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 \
+	  $(DESTDIR)$(PREFIX)/share/bash-completion/completions
+	install -s -m 755 $(STATIC_BIN) $(DESTDIR)$(PREFIX)/bin/placeidx
+	install -m 644 docs/placeidx.1 $(DESTDIR)$(PREFIX)/share/man/man1/placeidx.1
+	install -m 644 Scripts/placeidx.bash $(DESTDIR)$(PREFIX)/share/bash-completion/completions/placeidx
+	@echo "installed $(DESTDIR)$(PREFIX)/bin/placeidx ($$($(DESTDIR)$(PREFIX)/bin/placeidx --version | head -1))"
+
+uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/bin/placeidx $(DESTDIR)$(PREFIX)/share/man/man1/placeidx.1 \
+	  $(DESTDIR)$(PREFIX)/share/bash-completion/completions/placeidx
+
 # Benchmarks (Benchmarks/README.md): PlaceIndex beside an SQLite FTS5 + R*Tree peer, in one run.
 #   make bench         every extract in $(SHARED)/data/osm; writes Benchmarks/results.md and .json
 #   make bench-quick   a minute-long subset; writes build/bench/quick/results.md and .json
 #   make bench-scale   growth with input size (a tiled extract); writes Benchmarks/scale.md, .svg
 BENCH_BIN           := .build/release/placeidx-bench
-BENCH_PACKAGES      := libsqlite3-dev libxml2-utils time gzip bzip2
+BENCH_PACKAGES      := libxml2-utils time gzip bzip2
 BENCH_EXTRACTS      ?= $(SHARED)/data/osm
 BENCH_SCALE_EXTRACT ?= $(SHARED)/data/osm/helsinki-center-2019.osm
 BENCH_SCALE_FACTORS ?= 1,10,50
@@ -90,8 +152,8 @@ bench-deps:
 	@$(MAKE) --no-print-directory deps PACKAGES="$(BENCH_PACKAGES) $(BENCH_EXTRA_PACKAGES)"
 
 bench-build: deps bench-deps
-	$(SWIFT) build -c release --product placeidx
-	$(SWIFT) build -c release --product placeidx-bench
+	$(SWIFT) build $(RELEASE) --product placeidx
+	$(SWIFT) build $(RELEASE) --product placeidx-bench
 
 bench: bench-build
 	$(BENCH_BIN) run --placeidx $(BIN) --extracts $(BENCH_EXTRACTS)

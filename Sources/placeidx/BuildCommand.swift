@@ -39,8 +39,7 @@ enum BuildCommand {
       }
       output = o
     }
-    let data = a.value("data") ?? BuildTables.defaultDirectory()
-    let tables = try BuildTables(directory: data)
+    let tables = try BuildTables.load(directory: a.value("data"))
     var buildOptions = IndexBuilder.Options(extract: extract, output: output, options: options)
     buildOptions.splitByCountry = a.flag("split-by-country")
     let showProgress = !a.flag("quiet") && isatty(STDERR_FILENO) != 0

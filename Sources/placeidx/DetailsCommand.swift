@@ -9,9 +9,15 @@ enum DetailsCommand {
     let paths = a.values("index")
     guard !paths.isEmpty else { throw UsageError("details needs --index FILE") }
     guard a.positional.count == 1 else { throw UsageError("details needs one place ID") }
-    let properties =
-      try a.value("fields").map(PlaceProperty.parseFieldMask)
-      ?? Set(PlaceProperty.allCases)
+    var properties = Set(PlaceProperty.allCases)
+    if let mask = a.value("fields") {
+      do {
+        properties = try PlaceProperty.parseFieldMask(mask)
+      } catch {
+        throw UsageError("--fields: \(error.message)")
+      }
+    }
+    try PackedArtifactGiven.check(paths)
     let client = try PlacesClient(indexPaths: paths)
     let place = try client.fetchPlace(
       with: FetchPlaceRequest(

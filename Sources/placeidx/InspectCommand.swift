@@ -10,6 +10,7 @@ enum InspectCommand {
       throw UsageError("\(verify ? "verify" : "inspect") needs one index FILE")
     }
     let path = a.positional[0]
+    if !verify { try PackedArtifactGiven.check([path]) }
     let index = try LoadedIndex(path: path)
     if verify {
       try index.verify()

@@ -16,8 +16,13 @@ enum PlusCodeCommand {
       recover SHORTCODE --ref LAT,LNG  print the full code nearest to the reference
       help                             print this text
 
-    Coordinates are decimal degrees, latitude -90...90, longitude -180...180. Negative values
-    such as -73.98 are read as values, not options. Codes are case-insensitive.
+    Coordinates are decimal degrees. encode clips a latitude outside -90...90 and normalizes a
+    longitude outside -180..<180, as the Open Location Code specification says (with a note on
+    stderr); --ref needs latitude -90...90 and longitude -180...180. Negative values such as
+    -73.98 are read as values, not options. Codes are case-insensitive.
+
+    exit status: 0 success, 1 a code that is not valid (or not full, or not short, as the
+    subcommand needs), 2 a bad command line (including a --length that is not allowed).
 
     examples:
       placeidx pluscode encode 40.7195 -73.9876
@@ -26,8 +31,11 @@ enum PlusCodeCommand {
       placeidx pluscode recover 9G8F+6X --ref 47.37,8.54
     """
 
-  /// Runs one subcommand; `arguments` exclude the leading "pluscode". Returns the output text.
-  static func run(_ arguments: [String]) throws -> String {
+  /// Runs one subcommand; `arguments` exclude the leading "pluscode". Returns the output text;
+  /// `note` gets remarks for stderr (a coordinate that encode clipped or normalized).
+  static func run(
+    _ arguments: [String], note: (String) -> Void = { _ in }
+  ) throws -> String {
     guard let subcommand = arguments.first else { throw PlusCodeCommandError.missingSubcommand }
     let rest = arguments.dropFirst()
     switch subcommand {
@@ -37,8 +45,11 @@ enum PlusCodeCommand {
       let parsed = try ParsedArguments(rest, options: ["--length"])
       if parsed.isHelp { return usage }
       try parsed.expectPositionals(["LAT", "LNG"])
-      let latitude = try parseLatitude(parsed.positionals[0], argument: "LAT")
-      let longitude = try parseLongitude(parsed.positionals[1], argument: "LNG")
+      // As the Open Location Code specification says, a latitude outside -90...90 is clipped
+      // and a longitude outside -180..<180 is normalized (the library does both).
+      let latitude = try parseNumber(parsed.positionals[0], argument: "LAT")
+      let longitude = try parseNumber(parsed.positionals[1], argument: "LNG")
+      if let remark = coordinateRemark(latitude: latitude, longitude: longitude) { note(remark) }
       var length = OpenLocationCode.defaultCodeLength
       if let text = parsed.options["--length"] {
         guard let value = Int(text) else {
@@ -108,6 +119,21 @@ enum PlusCodeCommand {
       throw PlusCodeCommandError.notANumber(argument: argument, value: text)
     }
     return value
+  }
+
+  /// What encode does to a coordinate outside latitude -90...90 or longitude -180..<180, or nil.
+  static func coordinateRemark(latitude: Double, longitude: Double) -> String? {
+    var parts: [String] = []
+    if latitude < -90 || latitude > 90 {
+      parts.append("latitude \(latitude) clipped to \(min(90, max(-90, latitude)))")
+    }
+    if longitude < -180 || longitude >= 180 {
+      var normalized = (longitude + 180).truncatingRemainder(dividingBy: 360)
+      if normalized < 0 { normalized += 360 }
+      parts.append("longitude \(longitude) normalized to \(normalized - 180)")
+    }
+    guard !parts.isEmpty else { return nil }
+    return "note: " + parts.joined(separator: ", ") + " (Open Location Code specification)"
   }
 
   /// A latitude in -90...90.
@@ -227,6 +253,15 @@ enum PlusCodeCommandError: Error, Equatable, CustomStringConvertible {
   case longitudeOutOfRange(argument: String, value: Double)
   /// PlaceCore rejected the code, length or coordinate.
   case plusCode(OpenLocationCodeError)
+
+  /// Whether the command line is at fault (exit 2) rather than the code given (exit 1).
+  var isUsageError: Bool {
+    switch self {
+    case .plusCode(.invalidLength): return true
+    case .plusCode: return false
+    default: return true
+    }
+  }
 
   /// A sentence naming the problem.
   var description: String {

@@ -19,11 +19,14 @@ enum QueryCommand {
     let a = try Arguments(args, valued: valued, flags: ["json", "jsonl", "explain"])
     let paths = a.values("index")
     guard !paths.isEmpty else { throw UsageError("query needs --index FILE") }
-    let client = try PlacesClient(indexPaths: paths)
+    // The command line is checked whole before any index is opened (a usage error is exit 2
+    // whatever the files are).
     if a.flag("jsonl") {
       guard a.positional.isEmpty else {
         throw UsageError("--jsonl reads requests from stdin; give no query")
       }
+      try PackedArtifactGiven.check(paths)
+      let client = try PlacesClient(indexPaths: paths)
       while let line = readLine(strippingNewline: true) {
         if line.allSatisfy({ $0 == " " || $0 == "\t" || $0 == "\r" }) { continue }
         let out: String
@@ -47,6 +50,8 @@ enum QueryCommand {
       request.maxResultCount = n
     }
     if let s = a.value("session") { request.sessionToken = AutocompleteSessionToken(s) }
+    try PackedArtifactGiven.check(paths)
+    let client = try PlacesClient(indexPaths: paths)
     if a.flag("explain") {
       try explain(client.explainedSuggestions(for: request))
       for attribution in client.attributions { print("   \(attribution)") }

@@ -56,9 +56,32 @@ let usage = """
     maxResultCount. includeQueryPredictions and includePureServiceAreaBusinesses are accepted
     and ignored. A bad request gets {"error":{"code":400,…}} on its line; the stream goes on.
 
+  DATA TABLES (build)
+    The place types, type rules, type synonyms, countries and abbreviations tables (Data/*.tsv in
+    the repository) are compiled into placeidx. --data DIR, else the PLACEINDEX_DATA variable,
+    names a folder of edited tables to use instead.
+
+  MORE
+    placeidx COMMAND --help     one command's usage and options
+    placeidx --version          this tool's version and the index format versions it reads
+
   EXIT STATUS
-    0 success, 1 failure (bad input file, bad request), 2 bad command line.
+    0 success; 1 failure (bad input file, bad request); 2 bad command line (unknown command or
+    option, missing or malformed argument).
   """
+
+/// The tool's version (`placeidx --version`).
+let toolVersion = "0.1.0"
+
+/// `placeidx --version`: the tool's version and the index format versions it reads and writes.
+let versionText: String = {
+  let (major, minor) = (IndexLayout.majorVersion, IndexLayout.minorVersion)
+  return """
+    placeidx \(toolVersion)
+    index format \(major).\(minor) (writes \(major).\(minor); reads every \(major).x index, refuses other majors)
+    packed artifacts NAME-f\(major).\(minor)-dYYYYMMDDTHHMMSSZ.placeidx.tar (dist, verify)
+    """
+}()
 
 /// Prints to stderr.
 func printError(_ text: String) {
@@ -69,6 +92,11 @@ let arguments = Array(CommandLine.arguments.dropFirst())
 do {
   guard let command = arguments.first else { throw UsageError("no command given\n\n" + usage) }
   let rest = Array(arguments.dropFirst())
+  // `placeidx COMMAND --help` (pluscode answers its own subcommands' --help).
+  if command != "pluscode", let help = CommandHelp.text[command], CommandHelp.asked(rest) {
+    print(help)
+    exit(0)
+  }
   switch command {
   case "build": try BuildCommand.run(rest)
   case "query": try QueryCommand.run(rest)
@@ -79,12 +107,23 @@ do {
   case "serve": try ServeCommand.run(rest)
   case "pluscode":
     do {
-      print(try PlusCodeCommand.run(rest))
+      print(try PlusCodeCommand.run(rest, note: { printError("placeidx pluscode: \($0)") }))
     } catch let e as PlusCodeCommandError {
       printError("placeidx pluscode: \(e)")
-      exit(1)
+      exit(e.isUsageError ? 2 : 1)
     }
-  case "help", "--help", "-h": print(usage)
+  case "help", "--help", "-h":
+    guard let topic = rest.first else {
+      print(usage)
+      break
+    }
+    guard rest.count == 1, let help = CommandHelp.text[topic] else {
+      throw UsageError("help takes one command name: \(CommandHelp.names)")
+    }
+    print(help)
+  case "--version", "version":
+    guard rest.isEmpty else { throw UsageError("--version takes no arguments") }
+    print(versionText)
   default: throw UsageError("unknown command '\(command)'\n\n" + usage)
   }
 } catch let e as UsageError {

@@ -194,7 +194,10 @@ struct CompressionTests {
 
   @Test(
     "plain and compressed copies agree across several read chunks (Manhattan, 2.5 MB)",
-    .enabled(if: TestPaths.exists(RealExtract.manhattan.url) && Tools.gzip != nil))
+    .enabled(
+      if: TestPaths.exists(RealExtract.manhattan.url),
+      "needs ../shared/data/osm (set PLACEINDEX_SHARED)"),
+    .enabled(if: Tools.gzip != nil, "needs gzip"))
   func manhattan() throws {
     try expectSameThroughCompressors(RealExtract.manhattan.url)
   }

@@ -45,9 +45,9 @@ enum OLCReferenceData {
 }
 
 // The reference tests read the shared data folder. When it is missing (the package checked out
-// on its own), they are reported as skipped rather than passing without checking anything.
+// on its own), they are reported as skipped rather than passing without checking anything (the
+// suite has no display name, so that `make test` can count its tests by its type's name).
 @Suite(
-  "Open Location Code reference data",
   .enabled(
     if: OLCReferenceData.isAvailable,
     "Open Location Code CSVs not found in \(OLCReferenceData.directory.path); set PLACEINDEX_SHARED to the shared folder"

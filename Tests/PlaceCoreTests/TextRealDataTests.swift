@@ -110,6 +110,11 @@ enum TextOSMNames {
     print("[text] checked \(checked) Helsinki -katu streets")
     #expect(checked > 10)
   }
+
+  @Test func foldTableIsBuiltOnFirstUse() {
+    // The table is a lazily built global: its first use builds it.
+    #expect(FoldTable.shared.storage.count > 0)
+  }
 }
 
 @Suite struct TextNormalizationPropertyTests {

@@ -325,9 +325,10 @@ struct TypeRulesTests {
         + " (\(String(format: "%.1f", share * 100))%); \(classified) of \(named) named elements"
         + " including route relations (\(String(format: "%.1f", allShare * 100))%)")
     let top = unmapped.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }
-    print("Top unmapped: " + top.prefix(20).map { "\($0.key) \($0.value)" }.joined(separator: ", "))
     #expect(named > 2_000)
-    #expect(share > 0.95)
+    #expect(
+      share > 0.95,
+      "top unmapped: \(top.prefix(20).map { "\($0.key) \($0.value)" }.joined(separator: ", "))")
     #expect(allShare > 0.88)
   }
 }

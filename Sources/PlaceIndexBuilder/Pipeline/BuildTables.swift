@@ -14,13 +14,37 @@ public struct BuildTables: Sendable {
 
   /// Loads and checks every table in `directory`.
   public init(directory: String) throws {
-    func read(_ name: String) throws -> (String, String) {
+    try self.init { name in
       let path = (directory as NSString).appendingPathComponent(name)
       guard let data = FileManager.default.contents(atPath: path) else {
         throw BuildError.badTable(path: path, reason: "missing data table")
       }
       return (String(decoding: data, as: UTF8.self), path)
     }
+  }
+
+  /// The tables compiled into the executable (`EmbeddedTables`, generated from Data/*.tsv).
+  public static func embedded() throws -> BuildTables {
+    try BuildTables { name in
+      guard let text = EmbeddedTables.files.first(where: { $0.name == name })?.text else {
+        throw BuildError.badTable(path: "(built-in)/\(name)", reason: "missing data table")
+      }
+      return (text, "(built-in)/\(name)")
+    }
+  }
+
+  /// The tables a build uses: those in `directory` when one is given (`--data DIR`), else in
+  /// `PLACEINDEX_DATA` when it is set, else the built-in ones.
+  public static func load(directory: String?) throws -> BuildTables {
+    if let directory { return try BuildTables(directory: directory) }
+    if let env = ProcessInfo.processInfo.environment["PLACEINDEX_DATA"], !env.isEmpty {
+      return try BuildTables(directory: env)
+    }
+    return try embedded()
+  }
+
+  /// Reads each table through `read`, which returns its text and the path errors name.
+  private init(read: (String) throws -> (String, String)) throws {
     func parse<T>(_ path: String, _ body: () throws -> T) throws -> T {
       do { return try body() } catch let e as BuildError { throw e } catch {
         throw BuildError.badTable(path: path, reason: "\(error)")
@@ -40,27 +64,5 @@ public struct BuildTables: Sendable {
     }
     vocabularyTSV = vocabularyText
     abbreviationsTSV = abbreviationsText
-  }
-
-  /// The Data/ folder: `PLACEINDEX_DATA`, else `Data` in the current folder or above it, else
-  /// next to the executable's package checkout.
-  public static func defaultDirectory() -> String {
-    if let env = ProcessInfo.processInfo.environment["PLACEINDEX_DATA"], !env.isEmpty { return env }
-    let fm = FileManager.default
-    var candidates: [URL] = []
-    var dir = URL(fileURLWithPath: fm.currentDirectoryPath)
-    var exe = URL(fileURLWithPath: CommandLine.arguments.first ?? ".").resolvingSymlinksInPath()
-      .deletingLastPathComponent()
-    for _ in 0..<6 {
-      candidates.append(dir.appendingPathComponent("Data"))
-      candidates.append(exe.appendingPathComponent("Data"))
-      dir.deleteLastPathComponent()
-      exe.deleteLastPathComponent()
-    }
-    for c in candidates where fm.fileExists(atPath: c.appendingPathComponent("type_rules.tsv").path)
-    {
-      return c.path
-    }
-    return "Data"
   }
 }
