@@ -8,6 +8,10 @@ final class SAXState {
   var stats = OSMReadStatistics()
   var error: Error?
   var sawOSMRoot = false
+  /// Whether any start tag was parsed (an input without one is "no OSM data").
+  var sawElement = false
+  /// Line of the current node/way/relation's start tag.
+  var currentLine = 0
   var depth = 0
 
   // The element being assembled.
@@ -56,6 +60,7 @@ final class SAXState {
 
   func start(name: RawName, attributes: RawAttributes) {
     depth += 1
+    sawElement = true
     if error != nil { return }
     if depth > SAXState.maxDepth {
       fail(
@@ -73,7 +78,18 @@ final class SAXState {
         for a in attributes {
           if a.name.equals("k") { k = a.string } else if a.name.equals("v") { v = a.string }
         }
-        if let k, let v { tags.append(OSMTag(key: k, value: v)) }
+        if let k, let v {
+          guard tags.count < OSMLimits.maxTagsPerElement else {
+            fail(
+              OSMReaderError.elementTooLarge(
+                path: path, line: currentLine, element: kind.xmlName,
+                reason:
+                  "more than \(OSMLimits.maxTagsPerElement) tags (the limit per element; id \(id))"
+              ))
+            return
+          }
+          tags.append(OSMTag(key: k, value: v))
+        }
       } else if name.equals("nd"), kind == .way {
         for a in attributes where a.name.equals("ref") {
           if let r = a.integer {
@@ -121,6 +137,7 @@ final class SAXState {
     }
     current = kind
     currentDepth = depth
+    currentLine = line
     tags.removeAll(keepingCapacity: true)
     refs.removeAll(keepingCapacity: true)
     members.removeAll(keepingCapacity: true)
