@@ -51,6 +51,11 @@ public final class OSMExtractReader {
     }
     defer { xmlFreeParserCtxt(ctxt) }
     state.context = ctxt
+    // Errors libxml2 raises without a parser context (encoding conversion, I/O) go to the
+    // thread's structured handler, never to stderr; the reader reports them with the file and line.
+    placeindex_xml_silence_generic_errors()
+    xmlSetStructuredErrorFunc(unmanaged.toOpaque(), saxStructuredError)
+    defer { xmlSetStructuredErrorFunc(nil, nil) }
     // No NOENT (entities stay unexpanded), no DTDLOAD, no HUGE; NONET forbids fetching.
     xmlCtxtUseOptions(ctxt, Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOCDATA.rawValue))
 
@@ -74,6 +79,12 @@ public final class OSMExtractReader {
         }
       }
       if let error = state.error { throw error }
+      if rc != 0, let message = state.encodingMessage {
+        throw OSMReaderError.malformedXML(
+          path: name, line: Int(xmlSAX2GetLineNumber(ctxt)),
+          column: Int(xmlSAX2GetColumnNumber(ctxt)),
+          message: "the text cannot be decoded in its declared encoding (\(message))")
+      }
       if rc != 0 {
         throw OSMReaderError.malformedXML(
           path: name, line: Int(xmlSAX2GetLineNumber(ctxt)),
