@@ -11,7 +11,7 @@
 SWIFT     ?= swift
 PIPELINE  ?= sample
 BIN       := .build/release/placeidx
-PACKAGES  := pkg-config libxml2-dev zlib1g-dev libbz2-dev libsqlite3-dev
+PACKAGES  := pkg-config libxml2-dev zlib1g-dev libbz2-dev libsqlite3-dev osmium-tool
 TABLES    := $(wildcard Data/*.tsv)
 EMBEDDED  := Sources/PlaceIndexBuilder/Pipeline/EmbeddedTables.swift
 SOURCES   := $(shell find Sources -name '*.swift' -o -name '*.h' -o -name '*.modulemap') Package.swift
@@ -177,7 +177,7 @@ bench-scale: bench-build
 #                                FUZZ_FLAGS= (empty) stops each target at its first crash.
 #   make tsan                    ConcurrencyTests (ReliabilityTests) with -sanitize=thread
 FUZZ_SECONDS    ?= 60
-FUZZ_TARGETS    ?= FuzzIndexReader FuzzOSMExtract FuzzRequest
+FUZZ_TARGETS    ?= FuzzIndexReader FuzzOSMExtract FuzzRequest FuzzPBF
 FUZZ_FLAGS      ?= -fork=1 -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1
 FUZZ_DIR        := Fuzz/.build
 FUZZ_SWIFTFLAGS := -Xswiftc -sanitize=fuzzer,address -Xswiftc -Xclang-linker -Xswiftc -fuse-ld=lld
@@ -193,7 +193,7 @@ fuzz-build:
 fuzz: fuzz-build
 	@mkdir -p $(FUZZ_DIR)/crashes $(FUZZ_DIR)/logs; status=0; summary=""; \
 	for t in $(FUZZ_TARGETS); do \
-	  case $$t in FuzzIndexReader) c=index;; FuzzOSMExtract) c=osm;; *) c=request;; esac; \
+	  case $$t in FuzzIndexReader) c=index;; FuzzOSMExtract) c=osm;; FuzzPBF) c=pbf;; *) c=request;; esac; \
 	  mkdir -p $(FUZZ_DIR)/corpus/$$t; \
 	  $(FUZZ_DIR)/release/$$t --write-seeds $(FUZZ_DIR)/seeds/$$t || exit 1; \
 	  log=$(FUZZ_DIR)/logs/$$t.log; marker=$(FUZZ_DIR)/logs/$$t.start; touch $$marker; \

@@ -53,7 +53,7 @@ let package = Package(
       providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]),
     .executableTarget(
       name: "placeidx-bench",
-      dependencies: ["PlaceIndex", "PlaceIndexBuilder", "PlaceCore", "CSQLite"],
+      dependencies: ["PlaceIndex", "PlaceIndexBuilder", "PlaceCore", "OSMReader", "CSQLite"],
       path: "Benchmarks/Sources/placeidx-bench"),
 
     // Paths and process helpers shared by the test targets.

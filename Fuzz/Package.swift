@@ -6,6 +6,7 @@
 //   FuzzIndexReader   arbitrary bytes as an index file: open, verify, queries, details
 //   FuzzOSMExtract    arbitrary bytes as an OSM extract, through the whole IndexBuilder
 //   FuzzRequest       arbitrary bytes as JSON request lines, query strings and place IDs
+//   FuzzPBF           arbitrary bytes as an OSM PBF file, and as one uncompressed PrimitiveBlock
 //
 // The targets are built with `-sanitize=fuzzer,address` (passed by the Makefile with -Xswiftc),
 // which instruments the main package's modules too. Each target's `main.swift` hands its body
@@ -29,6 +30,7 @@ let package = Package(
     .executableTarget(name: "FuzzIndexReader", dependencies: ["FuzzHarness"]),
     .executableTarget(name: "FuzzOSMExtract", dependencies: ["FuzzHarness"]),
     .executableTarget(name: "FuzzRequest", dependencies: ["FuzzHarness"]),
+    .executableTarget(name: "FuzzPBF", dependencies: ["FuzzHarness"]),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -10,4 +10,18 @@
 #include <libxml/parserInternals.h>
 #include <libxml/SAX2.h>
 #include <libxml/xmlerror.h>
+
+// libxml2 prints some errors (encoding conversion, "xmlParseChunk: encoder error") through its
+// variadic generic error function, straight to stderr. Swift cannot define a variadic C
+// callback, so this one, which drops the text, lives here; the structured error handler still
+// receives those errors and the reader turns them into its own message.
+static void placeindex_xml_drop_generic_error(void *ctx, const char *msg, ...) {
+  (void)ctx;
+  (void)msg;
+}
+
+/// Silences libxml2's generic error output on the calling thread.
+static inline void placeindex_xml_silence_generic_errors(void) {
+  xmlSetGenericErrorFunc(NULL, placeindex_xml_drop_generic_error);
+}
 #endif

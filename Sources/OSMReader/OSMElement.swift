@@ -4,6 +4,15 @@ public enum OSMElementKind: UInt8, Sendable, Hashable, CaseIterable {
   case way = 1
   case relation = 2
 
+  /// The element's XML name: `node`, `way` or `relation`.
+  public var xmlName: String {
+    switch self {
+    case .node: "node"
+    case .way: "way"
+    case .relation: "relation"
+    }
+  }
+
   /// The kind named by an OSM XML member `type` attribute.
   public init?(xmlName: String) {
     switch xmlName {

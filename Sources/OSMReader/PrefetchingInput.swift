@@ -8,7 +8,7 @@ import Foundation
 /// thread and the parser. An error of the reading thread reaches the parser at the chunk
 /// where it happened; a parser that stops early (``stop()``) ends the reading thread.
 final class PrefetchingInput: @unchecked Sendable {
-  // @unchecked: `input` is used by the reading thread alone once `start()` ran (and by
+  // @unchecked: `input` and `tagGuard` are used by the reading thread alone once `start()` ran (and by
   // `position` before that); every other stored property is read and written only while
   // holding `condition`.
   private let input: ExtractInput
@@ -29,8 +29,13 @@ final class PrefetchingInput: @unchecked Sendable {
   /// Number of buffers in circulation.
   static let chunks = 3
 
-  init(_ input: ExtractInput, chunkSize: Int) {
+  /// Scans the XML bytes for over-large start tags before the parser sees them (reading
+  /// thread only).
+  private var tagGuard: StartTagGuard?
+
+  init(_ input: ExtractInput, chunkSize: Int, guardingStartTags: Bool = false) {
     self.input = input
+    tagGuard = guardingStartTags ? StartTagGuard(path: input.displayPath) : nil
     buffers = (0..<Self.chunks).map { _ in
       UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 8)
     }
@@ -66,7 +71,10 @@ final class PrefetchingInput: @unchecked Sendable {
       condition.unlock()
       var count = 0
       var failed: Error? = nil
-      do { count = try input.read(into: buffer) } catch { failed = error }
+      do {
+        count = try input.read(into: buffer)
+        try tagGuard?.scan(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
+      } catch { failed = error }
       let position = input.position
       condition.lock()
       if let failed {

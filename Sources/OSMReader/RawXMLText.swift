@@ -115,7 +115,30 @@ struct RawAttribute {
     return negative ? -value : value
   }
 
+  /// A decimal number in the XML Schema sense (`[+-]? digits [. digits] [(e|E) [+-]? digits]`),
+  /// the slow way. Hexadecimal floats (`0x1p3`), `inf`, `nan` and the other spellings that
+  /// `Double(String)` accepts are refused: they are not coordinates.
   private var slowFixedE7: Int64? {
+    let b = bytes
+    var i = 0
+    func digits() -> Int {
+      let start = i
+      while i < b.count, b[i] &- 48 < 10 { i += 1 }
+      return i - start
+    }
+    if i < b.count && (b[i] == UInt8(ascii: "-") || b[i] == UInt8(ascii: "+")) { i += 1 }
+    var mantissa = digits()
+    if i < b.count && b[i] == UInt8(ascii: ".") {
+      i += 1
+      mantissa += digits()
+    }
+    guard mantissa > 0 else { return nil }
+    if i < b.count && (b[i] == UInt8(ascii: "e") || b[i] == UInt8(ascii: "E")) {
+      i += 1
+      if i < b.count && (b[i] == UInt8(ascii: "-") || b[i] == UInt8(ascii: "+")) { i += 1 }
+      guard digits() > 0 else { return nil }
+    }
+    guard i == b.count else { return nil }
     guard let d = Double(string), d.isFinite, abs(d) <= 1000 else { return nil }
     return Int64((d * 1e7).rounded())
   }

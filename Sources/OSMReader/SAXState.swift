@@ -8,6 +8,12 @@ final class SAXState {
   var stats = OSMReadStatistics()
   var error: Error?
   var sawOSMRoot = false
+  /// Whether any start tag was parsed (an input without one is "no OSM data").
+  var sawElement = false
+  /// The first encoding-conversion error libxml2 raised, if any.
+  var encodingMessage: String?
+  /// Line of the current node/way/relation's start tag.
+  var currentLine = 0
   var depth = 0
 
   // The element being assembled.
@@ -56,6 +62,7 @@ final class SAXState {
 
   func start(name: RawName, attributes: RawAttributes) {
     depth += 1
+    sawElement = true
     if error != nil { return }
     if depth > SAXState.maxDepth {
       fail(
@@ -73,7 +80,18 @@ final class SAXState {
         for a in attributes {
           if a.name.equals("k") { k = a.string } else if a.name.equals("v") { v = a.string }
         }
-        if let k, let v { tags.append(OSMTag(key: k, value: v)) }
+        if let k, let v {
+          guard tags.count < OSMLimits.maxTagsPerElement else {
+            fail(
+              OSMReaderError.elementTooLarge(
+                path: path, line: currentLine, element: kind.xmlName,
+                reason:
+                  "more than \(OSMLimits.maxTagsPerElement) tags (the limit per element; id \(id))"
+              ))
+            return
+          }
+          tags.append(OSMTag(key: k, value: v))
+        }
       } else if name.equals("nd"), kind == .way {
         for a in attributes where a.name.equals("ref") {
           if let r = a.integer {
@@ -121,6 +139,7 @@ final class SAXState {
     }
     current = kind
     currentDepth = depth
+    currentLine = line
     tags.removeAll(keepingCapacity: true)
     refs.removeAll(keepingCapacity: true)
     members.removeAll(keepingCapacity: true)
@@ -186,9 +205,21 @@ final class SAXState {
     guard e.level.rawValue >= XML_ERR_ERROR.rawValue else { return }
     var message = e.message.map { String(cString: $0) } ?? "error \(e.code)"
     while message.last?.isWhitespace == true { message.removeLast() }
+    message = message.split(separator: "\n").joined(separator: " ")
+    let known = e.line > 0
+    if e.domain == Int32(XML_FROM_I18N.rawValue) || e.domain == Int32(XML_FROM_IO.rawValue) {
+      // Raised in the middle of converting the input, before the parser reached the bytes (so
+      // without their line): kept until the chunk's return code stops the read, which then
+      // reports it at the parser's line. The parser is not stopped here: xmlStopParser frees
+      // the input that the conversion is still using.
+      if encodingMessage == nil { encodingMessage = message }
+      return
+    }
     fail(
       OSMReaderError.malformedXML(
-        path: path, line: Int(e.line), column: Int(e.int2), message: message))
+        path: path, line: known ? Int(e.line) : line,
+        column: known ? Int(e.int2) : context.map { Int(xmlSAX2GetColumnNumber($0)) } ?? 0,
+        message: message))
   }
 }
 

@@ -22,8 +22,10 @@ enum BuildCommand {
         throw UsageError("build --pipeline takes no extract argument")
       }
       let p = try PipelineDefinition.load(name: name, root: root)
+      // `-` is standard input, not a file under the root.
       extract =
-        p.extract.hasPrefix("/") ? p.extract : (root as NSString).appendingPathComponent(p.extract)
+        p.extract == "-" || p.extract.hasPrefix("/")
+        ? p.extract : (root as NSString).appendingPathComponent(p.extract)
       output =
         a.value("o") ?? a.value("output")
         ?? (p.output.hasPrefix("/")
@@ -52,9 +54,12 @@ enum BuildCommand {
         let rate = elapsed > 0 ? Double(done) / elapsed : 0
         let eta = rate > 0 ? Double(total - done) / rate : 0
         let pct = total > 0 ? 100 * Double(done) / Double(total) : 0
-        FileHandle.standardError.write(
-          String(format: "\rreading %5.1f%%  %.1f MB/s  ETA %.0f s   ", pct, rate / 1e6, eta)
-            .data(using: .utf8)!)
+        // A pipe's size is not known (total 0): the bytes read so far instead.
+        let line =
+          total > 0
+          ? String(format: "\rreading %5.1f%%  %.1f MB/s  ETA %.0f s   ", pct, rate / 1e6, eta)
+          : String(format: "\rreading %.1f MB  %.1f MB/s   ", Double(done) / 1e6, rate / 1e6)
+        FileHandle.standardError.write(line.data(using: .utf8)!)
       }
     }
     let report = try IndexBuilder(tables: tables).build(buildOptions)

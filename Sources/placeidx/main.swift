@@ -17,6 +17,8 @@ let usage = """
     placeidx build EXTRACT -o FILE [--data DIR] [--quiet] [--report]
     placeidx build EXTRACT -o DIR --split-by-country   (one shard per country: DIR/CC.placeidx)
     placeidx build --pipeline NAME [--root DIR] [--data DIR] [--quiet] [--report]
+                 EXTRACT: .osm, .osm.gz, .osm.bz2 or .osm.pbf (by its first bytes), a file,
+                 a FIFO, or - for standard input (osmium cat x.osm.pbf -f osm | placeidx build -)
     placeidx query --index FILE|DIR [--index …] QUERY [request options] [--json | --explain]
                  (several files or a folder of .placeidx shards answer as one index)
     placeidx query --index FILE [--index FILE…] --jsonl

@@ -112,24 +112,122 @@ struct HostileInputTests {
     }
   }
 
-  @Test("a huge attribute value and a huge number of tags do not crash", .timeLimit(.minutes(1)))
-  func hugeValues() throws {
+  @Test("a value just under the start-tag limit is read intact", .timeLimit(.minutes(1)))
+  func largeValue() throws {
+    // 2-byte characters: 500,000 of them make a start tag just under 1 MiB.
+    let value = String(repeating: "ä", count: 500_000)
+    let xml = osmDocument(#"<node id="1" lat="1" lon="1"><tag k="big" v="\#(value)"/></node>"#)
+    let dir = try TemporaryDirectory()
+    let (handler, _) = try readXML(xml, in: dir)
+    #expect(handler.elements.first?["big"]?.count == value.count)
+  }
+
+  @Test("a start tag over the byte limit: an error naming the element and its line")
+  func startTagTooLarge() throws {
     let value = String(repeating: "ä", count: 2_000_000)
-    let manyTags = (0..<50_000).map { "<tag k=\"k\($0)\" v=\"v\"/>" }.joined()
     let xml = osmDocument(
       """
-        <node id="1" lat="1" lon="1"><tag k="big" v="\(value)"/></node>
-        <node id="2" lat="1" lon="1">\(manyTags)</node>
+        <node id="1" lat="1" lon="1">
+          <tag k="big" v="\(value)"/></node>
       """)
     let dir = try TemporaryDirectory()
-    do {
-      let (handler, _) = try readXML(xml, in: dir)
-      // If the parser accepts it, the values must be intact.
-      #expect(handler.elements.first?["big"]?.count == value.count)
-      #expect(handler.elements.last?.tags.count == 50_000)
-    } catch let error as OSMReaderError {
-      #expect(error.kind == "malformedXML")
+    let file = try dir.write("big.osm", xml)
+    #expect(
+      readError(file)
+        == .elementTooLarge(
+          path: file.path, line: 4, element: "tag",
+          reason: "its start tag is over 1048576 bytes (the limit)"))
+  }
+
+  @Test("at most 10,000 tags per element: 10,000 are read, 10,001 are an error naming the node")
+  func tooManyTags() throws {
+    let dir = try TemporaryDirectory()
+    func document(_ n: Int) -> String {
+      let tags = (0..<n).map { "<tag k=\"k\($0)\" v=\"v\"/>" }.joined()
+      return osmDocument("\n<node id=\"7\" lat=\"1\" lon=\"1\">\(tags)</node>")
     }
+    let (handler, _) = try readXML(document(OSMLimits.maxTagsPerElement), in: dir)
+    #expect(handler.elements.first?.tags.count == 10_000)
+    let file = try dir.write("many.osm", document(OSMLimits.maxTagsPerElement + 1))
+    #expect(
+      readError(file)
+        == .elementTooLarge(
+          path: file.path, line: 4, element: "node",
+          reason: "more than 10000 tags (the limit per element; id 7)"))
+  }
+
+  @Test(
+    "many attributes on one element are refused before libxml2's quadratic check",
+    .timeLimit(.minutes(1)))
+  func tooManyAttributes() throws {
+    let dir = try TemporaryDirectory()
+    func document(_ n: Int) -> String {
+      let attributes = (0..<n).map { " a\($0)=\"1\"" }.joined()
+      return osmDocument("<node id=\"1\" lat=\"1\" lon=\"1\"/>\n<node id=\"2\"\(attributes)/>")
+    }
+    // 64 attributes in all (id + 63) are read.
+    let (handler, _) = try readXML(document(OSMLimits.maxAttributesPerElement - 1), in: dir)
+    #expect(handler.elements.count == 1)  // node 2 has no position: skipped
+    let expected = { (path: String) in
+      OSMReaderError.elementTooLarge(
+        path: path, line: 4, element: "node",
+        reason: "more than 64 attributes (the limit per element)")
+    }
+    let one = try dir.write("65.osm", document(OSMLimits.maxAttributesPerElement))
+    #expect(readError(one) == expected(one.path))
+    // 500,000 attributes (about 6 MB) took libxml2 over 100 s; the guard stops at the 65th.
+    let start = ContinuousClock.now
+    let many = try dir.write("500000.osm", document(500_000))
+    #expect(readError(many) == expected(many.path))
+    #expect(ContinuousClock.now - start < .seconds(20))
+  }
+
+  @Test(
+    "hexadecimal, infinite and NaN coordinates are refused as bad coordinates",
+    arguments: ["0x1p3", "0X10", "inf", "-Infinity", "nan", "+nan", "1e", ".", "1.5e+"])
+  func badCoordinateSpellings(_ lat: String) throws {
+    let dir = try TemporaryDirectory()
+    let (handler, stats) = try readXML(
+      osmDocument(
+        #"<node id="1" lat="\#(lat)" lon="9"/><node id="2" lat="1e1" lon="-.5"/>"#), in: dir)
+    #expect(handler.elements.map(\.id) == [2])
+    #expect(handler.elements.first?.latitudeE7 == 100_000_000)
+    #expect(handler.elements.first?.longitudeE7 == -5_000_000)
+    #expect(stats.skippedElements == 1)
+    #expect(stats.warnings.first?.contains("node 1: missing or out-of-range lat/lon") == true)
+  }
+
+  @Test("text that cannot be decoded in its declared encoding: a clean message with file and line")
+  func encodingError() throws {
+    let dir = try TemporaryDirectory()
+    var bytes = Array(#"<?xml version="1.0" encoding="Shift_JIS"?>"#.utf8) + [10]
+    bytes += Array(#"<osm version="0.6">"#.utf8) + [10]
+    bytes += Array(#"<node id="1" lat="1" lon="1"><tag k="name" v=""#.utf8) + [0x81, 0xff]
+    bytes += Array(#""/></node></osm>"#.utf8)
+    let file = try dir.write("sjis.osm", Data(bytes))
+    let error = try #require(readError(file))
+    guard case .malformedXML(let path, let line, _, let message) = error else {
+      Issue.record("expected malformedXML, got \(error)")
+      return
+    }
+    #expect(path == file.path)
+    #expect(line == 3)
+    #expect(message.hasPrefix("the text cannot be decoded in its declared encoding"), "\(message)")
+    #expect(!error.description.contains("\n"))
+  }
+
+  @Test("a truncated gzip names the file, never zlib's <fd:N>")
+  func truncatedGzipMessage() throws {
+    let dir = try TemporaryDirectory()
+    let xml = try Data(contentsOf: TestPaths.sample)
+    let plain = try dir.write("s.osm", xml)
+    _ = try runProcess(URL(fileURLWithPath: "/bin/gzip"), ["-f", plain.path])
+    let gz = try Data(contentsOf: URL(fileURLWithPath: plain.path + ".gz"))
+    let file = try dir.write("cut.osm.gz", gz.prefix(gz.count / 2))
+    let error = try #require(readError(file))
+    #expect(
+      error == .compression(path: file.path, format: "gzip", reason: "unexpected end of file"))
+    #expect(!error.description.contains("<fd:"))
   }
 
   @Test("nodes with invalid ids or coordinates are skipped and counted")

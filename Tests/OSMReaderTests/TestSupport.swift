@@ -218,6 +218,9 @@ extension OSMReaderError {
     case .compression: "compression"
     case .malformedXML: "malformedXML"
     case .notOSM: "notOSM"
+    case .noData: "noData"
+    case .elementTooLarge: "elementTooLarge"
+    case .pbf: "pbf"
     }
   }
 }

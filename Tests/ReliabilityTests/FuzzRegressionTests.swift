@@ -7,7 +7,7 @@ import Testing
 /// Each input runs in a child process, so that a crash fails its own test.
 @Suite("Fuzz regressions")
 struct FuzzRegressionTests {
-  /// One checked-in input: its target ("index", "osm" or "request") and its path.
+  /// One checked-in input: its target ("index", "osm", "request" or "pbf") and its path.
   struct Input: Codable, Sendable, CustomTestStringConvertible {
     var target: String
     var path: String
@@ -21,7 +21,7 @@ struct FuzzRegressionTests {
   static func inputs(in folder: String) -> [Input] {
     let root = FuzzHarness.repositoryRoot + "/Fuzz/Corpus/" + folder
     var out: [Input] = []
-    for target in ["index", "osm", "request"] {
+    for target in ["index", "osm", "request", "pbf"] {
       let dir = root + "/" + target
       for name in folderListing(dir) where !name.hasPrefix(".") && name != "README.md" {
         out.append(Input(target: target, path: dir + "/" + name))
@@ -39,6 +39,7 @@ struct FuzzRegressionTests {
     switch input.target {
     case "index": FuzzHarness.indexReader(bytes)
     case "osm": FuzzHarness.osmExtract(bytes)
+    case "pbf": FuzzHarness.pbf(bytes)
     default: FuzzHarness.request(bytes)
     }
   }

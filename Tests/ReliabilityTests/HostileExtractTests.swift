@@ -20,6 +20,8 @@ import Testing
 /// or a finished build wrote an index that does not open, verify and answer.
 enum HostileExtract: String, Codable, Sendable, CaseIterable, CustomTestStringConvertible {
   case hugeAttribute
+  case manyAttributes
+  case manyTags
   case coordinatesOutOfRange
   case duplicateIDs
   case waysReferencingThemselves
@@ -58,6 +60,20 @@ enum HostileExtract: String, Codable, Sendable, CaseIterable, CustomTestStringCo
       let chunk = Data(repeating: UInt8(ascii: "x"), count: 1 << 20)
       for _ in 0..<(HostileExtract.hugeAttributeBytes >> 20) { try handle.write(contentsOf: chunk) }
       try put(#""/></node></osm>"#)
+    case .manyAttributes:
+      // 500,000 attributes on one element (about 6 MB): libxml2's duplicate check took 104 s.
+      try put(#"<?xml version="1.0"?>"# + "\n" + #"<osm version="0.6">"# + "\n" + named + "\n")
+      try put(#"<node id="2" lat="47.1" lon="9.9""#)
+      let chunk = (0..<1000).map { " a\($0)=\"1\"" }.joined()
+      for i in 0..<500 { try put(chunk.replacingOccurrences(of: " a", with: " b\(i)_")) }
+      try put("/></osm>")
+    case .manyTags:
+      // One node with a million tags (the issue's 25 M grew the process to 1.1 GB).
+      try put(#"<?xml version="1.0"?>"# + "\n" + #"<osm version="0.6">"# + "\n" + named + "\n")
+      try put(#"<node id="2" lat="47.1" lon="9.9">"#)
+      let chunk = String(repeating: #"<tag k="k" v="v"/>"#, count: 10_000)
+      for _ in 0..<100 { try put(chunk) }
+      try put("</node></osm>")
     case .coordinatesOutOfRange:
       // Nine named nodes with invalid positions, ways over them, one valid place.
       try put(
@@ -285,9 +301,29 @@ struct HostileExtractTests {
   @Test("a 100 MB attribute value: a clear error, in bounded memory", .timeLimit(.minutes(3)))
   func hugeAttribute() async throws {
     guard let r = await buildInChild(.hugeAttribute) else { return }
-    // libxml2 refuses attribute values over 10 MB unless XML_PARSE_HUGE is set (it is not).
+    // The reader refuses a start tag over 1 MiB (docs/LIMITS.md) before libxml2 sees it.
     let failure = try #require(r.failure, "a 100 MB attribute was accepted")
-    #expect(failure.contains("malformed XML"), "\(failure)")
+    #expect(
+      failure.contains(":1: <tag> is over a limit: its start tag is over 1048576 bytes"),
+      "\(failure)")
+    #expect(r.peakBytes < 400 << 20, "the build grew the process by \(r.peakBytes >> 20) MB")
+  }
+
+  @Test("500,000 attributes on one element: refused at the 65th, in seconds")
+  func manyAttributes() async throws {
+    guard let r = await buildInChild(.manyAttributes) else { return }
+    let failure = try #require(r.failure, "500,000 attributes were accepted")
+    #expect(
+      failure.contains(":4: <node> is over a limit: more than 64 attributes"), "\(failure)")
+    #expect(r.seconds < 30, "took \(r.seconds) s")
+  }
+
+  @Test("a million tags on one node: refused at the 10,001st, in bounded memory")
+  func manyTags() async throws {
+    guard let r = await buildInChild(.manyTags) else { return }
+    let failure = try #require(r.failure, "a million tags were accepted")
+    #expect(
+      failure.contains(":4: <node> is over a limit: more than 10000 tags"), "\(failure)")
     #expect(r.peakBytes < 400 << 20, "the build grew the process by \(r.peakBytes >> 20) MB")
   }
 

@@ -1,4 +1,5 @@
 import Foundation
+import OSMReader
 import PlaceCore
 import PlaceIndex
 
@@ -57,6 +58,27 @@ struct BuildFigures: Codable, Sendable {
   var decompress: ProcessRun?
   /// Seconds to build the peer's database from the places enumerated out of the index.
   var peerSeconds: Double
+  /// The same data as OSM PBF (made with osmium), when osmium is installed.
+  var pbf: PBFFigures? = nil
+}
+
+/// The build from a PBF copy of the extract (`osmium cat EXTRACT -o FILE.osm.pbf`), beside
+/// osmium's own full read of that file as the floor.
+struct PBFFigures: Codable, Sendable {
+  var pbfBytes: Int
+  /// `placeidx build FILE.osm.pbf`.
+  var build: ProcessRun
+  /// The reader alone (`placeidx-bench read-extract FILE.osm.pbf`: every element to a handler
+  /// that counts them).
+  var read: ProcessRun
+  /// `osmium cat -f opl FILE.osm.pbf > /dev/null`.
+  var osmium: ProcessRun
+  /// build.cpu / the XML build's CPU (target at most 0.5).
+  var cpuRatio: Double
+  /// build.wall / build.cpu (with two cores, target at most 0.7).
+  var wallPerCPU: Double
+  /// read.wall / osmium.wall (target at most 2).
+  var readRatio: Double
 }
 
 struct SizeFigures: Codable, Sendable {
@@ -218,6 +240,7 @@ enum Harness {
     if xml != file { try? fm.removeItem(atPath: xml) }
     let ours = ProcessRun.median(ourRuns)
     let lint = ProcessRun.median(lintRuns)
+    let pbf = try pbfFigures(file, name: name, xmlBuild: ours, o, progress)
 
     // The places, enumerated through the public API; the peer is built from them.
     let loaded = try LoadedIndex(path: index)
@@ -291,11 +314,72 @@ enum Harness {
         runs: o.buildRuns, ours: ours, xmlBytesPerSecond: Double(xmlBytes) / max(ours.wall, 1e-3),
         xmllint: lint, xmllintBytesPerSecond: Double(xmlBytes) / max(lint.wall, 1e-3),
         wallRatio: ours.wall / max(lint.wall, 1e-3), decompress: decompress,
-        peerSeconds: peerSeconds),
+        peerSeconds: peerSeconds, pbf: pbf),
       size: size, open: open, query: query, quality: quality, floors: floors, targets: records)
   }
 
   static func rounded(_ v: Double) -> Double { (v * 1e6).rounded() / 1e6 }
+
+  /// osmium on `PATH`, if installed.
+  static let osmium: String? = ["/usr/bin/osmium", "/usr/local/bin/osmium"].first {
+    FileManager.default.isExecutableFile(atPath: $0)
+  }
+
+  /// Builds from a PBF copy of `file` (made with osmium) and times the reader alone and
+  /// osmium's full read of it; nil when osmium is not installed.
+  static func pbfFigures(
+    _ file: String, name: String, xmlBuild: ProcessRun, _ o: HarnessOptions, _ progress: Progress
+  ) throws -> PBFFigures? {
+    guard let osmium else {
+      progress.say("  osmium is not installed: no PBF row")
+      return nil
+    }
+    let fm = FileManager.default
+    let dir = (o.work as NSString).appendingPathComponent("pbf")
+    try fm.createDirectory(atPath: dir, withIntermediateDirectories: true)
+    let pbf = (dir as NSString).appendingPathComponent("\(name).osm.pbf")
+    _ = try Child.timed(osmium, ["cat", file, "-o", pbf, "-O"])
+    let index = (dir as NSString).appendingPathComponent("\(name).placeidx")
+    progress.say("  PBF: build, read and osmium's read ×\(o.buildRuns)")
+    var builds: [ProcessRun] = []
+    var reads: [ProcessRun] = []
+    var floors: [ProcessRun] = []
+    for _ in 0..<o.buildRuns {
+      builds.append(
+        try Child.timed(o.placeidx, ["build", pbf, "-o", index, "--quiet", "--data", o.data]))
+      reads.append(try Child.timed(o.bench, ["read-extract", pbf]))
+      floors.append(
+        try Child.timed(
+          "/bin/sh", ["-c", "exec \"$0\" cat -f opl \"$1\" > /dev/null", osmium, pbf]))
+    }
+    let build = ProcessRun.median(builds)
+    let read = ProcessRun.median(reads)
+    let floor = ProcessRun.median(floors)
+    let pbfBytes = (try fm.attributesOfItem(atPath: pbf)[.size] as? Int) ?? 0
+    try? fm.removeItem(atPath: pbf)
+    try? fm.removeItem(atPath: index)
+    try? fm.removeItem(atPath: index + ".json")
+    return PBFFigures(
+      pbfBytes: pbfBytes, build: build, read: read, osmium: floor,
+      cpuRatio: build.cpu / max(xmlBuild.cpu, 1e-3), wallPerCPU: build.wall / max(build.cpu, 1e-3),
+      readRatio: read.wall / max(floor.wall, 1e-3))
+  }
+
+  /// `read-extract PATH`: reads the extract with the pipeline's reader into a handler that only
+  /// counts, and prints the counts (the bench's "reader alone" figure).
+  static func readExtract(path: String) throws {
+    final class Counter: OSMElementHandler {
+      var tags = 0
+      func handle(node: OSMNode) throws { tags += node.tags.count }
+      func handle(way: OSMWay) throws { tags += way.tags.count + way.nodeRefs.count }
+      func handle(relation: OSMRelation) throws { tags += relation.tags.count }
+    }
+    let counter = Counter()
+    let stats = try OSMExtractReader(path: path).read(into: counter)
+    print(
+      "\(stats.nodes) nodes, \(stats.ways) ways, \(stats.relations) relations, \(counter.tags) tags and refs"
+    )
+  }
 
   /// Opens `path` in `runs` fresh child processes; the run with the shortest open time (on a
   /// shared machine a child can lose its core for a time slice, which only ever adds time).

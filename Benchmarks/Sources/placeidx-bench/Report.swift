@@ -222,6 +222,32 @@ enum Report {
         ]
       })
 
+    let withPBF = r.extracts.filter { $0.build.pbf != nil }
+    if !withPBF.isEmpty {
+      s += "\n## Build from PBF\n\n"
+      s += """
+        The same data as OSM PBF (`osmium cat EXTRACT -o FILE.osm.pbf`): the build from it \
+        beside the XML build above, the reader alone (`placeidx-bench read-extract`), and \
+        `osmium cat -f opl FILE.osm.pbf > /dev/null` (osmium's own full read) as the floor. \
+        Targets: CPU ratio ≤ 0.5×, wall/CPU ≤ 0.7× with two cores, read ≤ 2× osmium.
+
+
+        """
+      s += table(
+        [
+          "extract", "PBF", "PBF build wall", "PBF build CPU", "XML build CPU", "CPU ratio",
+          "wall/CPU", "PBF peak RSS", "read alone wall", "osmium read wall", "read ratio",
+        ],
+        withPBF.map { e in
+          let p = e.build.pbf!
+          return [
+            e.name, bytes(p.pbfBytes), sec(p.build.wall), sec(p.build.cpu), sec(e.build.ours.cpu),
+            x(p.cpuRatio), x(p.wallPerCPU), kib(p.build.peakRSSKiB), sec(p.read.wall),
+            sec(p.osmium.wall), x(p.readRatio),
+          ]
+        })
+    }
+
     s += "\n## Size\n\n"
     s += table(
       ["extract", "places", "index", "bytes/place", "peer DB", "peer bytes/place", "ratio"],

@@ -15,6 +15,7 @@ let usage = """
                          [--work DIR] [--out DIR] [--seed N] [--targets N] [--keep]
     placeidx-bench tile EXTRACT.osm FACTOR OUT.osm
     placeidx-bench probe-open ours|peer PATH    (used by run: one open, as JSON)
+    placeidx-bench read-extract PATH            (used by run: the extract reader alone)
 
   run     builds an index and the peer's database for every extract, measures build, size,
           open, query latency and quality, writes results.md and results.json to --out
@@ -118,6 +119,9 @@ func main() throws {
     }
     let n = try Tiler.tile(input: o.positional[0], factor: factor, output: o.positional[2])
     print("\(o.positional[2]): \(n) bytes (\(factor) copies)")
+  case "read-extract":
+    guard o.positional.count == 1 else { throw HarnessError("read-extract PATH") }
+    try Harness.readExtract(path: o.positional[0])
   case "probe-open":
     guard o.positional.count == 2 else { throw HarnessError("probe-open ours|peer PATH") }
     try Harness.probeOpen(system: o.positional[0], path: o.positional[1])

@@ -325,6 +325,52 @@ public enum FuzzHarness {
     return .built(report.lines(verbose: true))
   }
 
+  // MARK: PBF
+
+  /// The fuzz target body for FuzzPBF: `data` as an OSM PBF file through the whole builder;
+  /// then, since mutations of a real (zlib-compressed) file mostly stop at zlib, `data` as the
+  /// bytes of one uncompressed PrimitiveBlock, framed after a valid header, so that mutations
+  /// reach the block decoder (string table, DenseNodes, ways, relations).
+  public static func pbf(_ data: [UInt8]) {
+    _ = buildExtract(data, fileName: "extract.osm.pbf")
+    _ = buildExtract(
+      pbfHeaderFrame + pbfFrame(type: "OSMData", rawBlob: data), fileName: "block.osm.pbf")
+  }
+
+  /// A protobuf varint.
+  static func varint(_ value: UInt64) -> [UInt8] {
+    var out: [UInt8] = []
+    var v = value
+    while v >= 0x80 {
+      out.append(UInt8(v & 0x7f) | 0x80)
+      v >>= 7
+    }
+    out.append(UInt8(v))
+    return out
+  }
+
+  /// A PBF frame: 4-byte big-endian BlobHeader length, BlobHeader (type, datasize), and a Blob
+  /// holding `rawBlob` uncompressed (fields raw and raw_size).
+  public static func pbfFrame(type: String, rawBlob: [UInt8]) -> [UInt8] {
+    let blob =
+      [0x0a] + varint(UInt64(rawBlob.count)) + rawBlob + [0x10] + varint(UInt64(rawBlob.count))
+    let header =
+      [0x0a] + varint(UInt64(type.utf8.count)) + Array(type.utf8) + [0x18]
+      + varint(UInt64(blob.count))
+    let n = header.count
+    return [UInt8(n >> 24 & 0xff), UInt8(n >> 16 & 0xff), UInt8(n >> 8 & 0xff), UInt8(n & 0xff)]
+      + header + blob
+  }
+
+  /// The header frame of a PBF file with the usual required features.
+  public static let pbfHeaderFrame: [UInt8] = {
+    var block: [UInt8] = []
+    for feature in ["OsmSchema-V0.6", "DenseNodes"] {
+      block += [0x22] + varint(UInt64(feature.utf8.count)) + Array(feature.utf8)
+    }
+    return pbfFrame(type: "OSMHeader", rawBlob: block)
+  }()
+
   // MARK: Requests
 
   /// The fuzz target body: `data` as JSON request lines, as one raw query with a filter chosen

@@ -4,7 +4,7 @@ import Foundation
 public struct PipelineDefinition: Sendable, Equatable {
   /// The pipeline's name (the file name without extension).
   public var name: String
-  /// The extract, relative to the repository root unless absolute.
+  /// The extract, relative to the repository root unless absolute; `-` is standard input.
   public var extract: String
   /// The index to write.
   public var output: String
