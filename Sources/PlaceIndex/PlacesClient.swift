@@ -10,12 +10,7 @@ public final class PlacesClient: Sendable {
   /// Per-session figures of the requests made through this client.
   public let sessions = SessionStatistics()
 
-  /// Loads the indexes at `paths`.
-  public init(indexPaths: [String]) throws(PlacesError) {
-    var loaded: [LoadedIndex] = []
-    for p in indexPaths { loaded.append(try LoadedIndex(path: p)) }
-    indexes = loaded
-  }
+  // Loading from paths: `init(indexPaths:verification:loading:)` (IndexOpenOptions.swift).
 
   /// Uses already loaded indexes.
   public init(indexes: [LoadedIndex]) {

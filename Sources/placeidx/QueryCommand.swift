@@ -24,8 +24,9 @@ enum QueryCommand {
       guard a.positional.isEmpty else {
         throw UsageError("--jsonl reads requests from stdin; give no query")
       }
+      // One response line per request line, a blank line included (it gets an error object),
+      // so that responses stay aligned with requests.
       while let line = readLine(strippingNewline: true) {
-        if line.allSatisfy({ $0 == " " || $0 == "\t" || $0 == "\r" }) { continue }
         let out: String
         do {
           let request = try PlacesJSONProtocol.decodeRequest(line)
