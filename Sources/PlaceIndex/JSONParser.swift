@@ -209,8 +209,15 @@ struct JSONParser {
         default: throw fault("unknown escape \\\(describe(e)) in a string", at: at - 2)
         }
       default:
-        out.append(b)
-        at += 1
+        // A run of plain bytes at once (a long input is mostly one run).
+        var end = at + 1
+        while end < bytes.count {
+          let c = bytes[end]
+          if c == UInt8(ascii: "\"") || c == UInt8(ascii: "\\") || c < 0x20 { break }
+          end += 1
+        }
+        out.append(contentsOf: bytes[at..<end])
+        at = end
       }
     }
   }
