@@ -1,8 +1,7 @@
 import Foundation
 import PlaceIndex
+import PlaceIndexFormat
 import Testing
-
-@testable import PlaceIndexFormat
 
 /// `verify()` checks every rule docs/FORMAT.md states, each with a named fault
 /// (`IndexFormatError.fault` carrying an `IndexFault`): META's schema, the section table's
@@ -179,12 +178,19 @@ struct VerifyRulesTests {
     // IMPORTANCE with its runs' values reversed: the least important first.
     let file = try IndexFile(bytes: MappedBytes(copying: FuzzHarness.sampleIndexBytes), path: "s")
     let (s, b) = try file.requiredBytes(.importance)
-    let table = try ImportanceTable(b, fileOffset: s.offset, placeCount: 1 << 30)
-    let runs = table.runCount
+    let table = try ImportanceTable(
+      b, fileOffset: s.offset, placeCount: FuzzHarness.sampleClient.indexes[0].placeCount)
+    let runs = Int(b.load(fromByteOffset: 0, as: UInt32.self).littleEndian)
     try #require(runs >= 2, "the sample index has one importance value: nothing to reorder")
-    var values: [UInt16] = []
-    for r in 0..<runs { values.append(try table.value(ofRun: r)) }
-    let secondRank = try table.firstRank(1)
+    // Each run's value and the first rank of the second, from the public per-rank decoding.
+    let byRank = try table.decodeAll()
+    var values: [UInt16] = [byRank[0]]
+    var secondRank = 0
+    for rank in byRank.indices.dropFirst() where byRank[rank] != byRank[rank - 1] {
+      if values.count == 1 { secondRank = rank }
+      values.append(byRank[rank])
+    }
+    try #require(values.count == runs)
     let reversed = try CorruptIndexTests.replacingSection(
       .importance, of: FuzzHarness.sampleIndexBytes
     ) { section in
