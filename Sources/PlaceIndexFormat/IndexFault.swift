@@ -50,6 +50,9 @@ public struct IndexWriterError: Error, Equatable, Sendable, CustomStringConverti
   /// The rule the content breaks.
   public var fault: IndexFault
 
+  /// The error for `fault`.
+  public init(fault: IndexFault) { self.fault = fault }
+
   public var description: String { "cannot write the index: \(fault.description)" }
 }
 
