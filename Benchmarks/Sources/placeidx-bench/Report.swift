@@ -266,7 +266,8 @@ enum Report {
     s += "Each in a fresh child process, the fastest of \(r.extracts.first?.open.runs ?? 0) runs. "
     s += "RSS is the whole process's (Swift runtime and Foundation included) before and after. "
     s += "\"ours open\" checks every section's checksum, as every reader does by default; "
-    s += "\"unchecked\" is the same open with `verification: .skip` (header and table only).\n\n"
+    s += "\"unchecked\" is the same open with `verification: .skip` (header and table only), "
+    s += "in the same child after the first query.\n\n"
     s += table(
       [
         "extract", "ours open", "unchecked", "ours RSS before → after", "ours first query",
