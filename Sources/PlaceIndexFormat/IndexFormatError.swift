@@ -14,6 +14,9 @@ public enum IndexFormatError: Error, Equatable, CustomStringConvertible {
   case corrupt(path: String, section: String, offset: Int, reason: String)
   /// A section the reader needs is absent.
   case missingSection(path: String, section: String)
+  /// A rule of the format that `verify()` checks is broken (``IndexFault``): layout, META's
+  /// schema, the places' rank order.
+  case fault(path: String, section: String, offset: Int, IndexFault)
 
   public var description: String {
     switch self {
@@ -31,6 +34,8 @@ public enum IndexFormatError: Error, Equatable, CustomStringConvertible {
       "\(path): corrupt index: section \(section) at byte \(offset): \(reason)"
     case .missingSection(let path, let section):
       "\(path): index has no \(section) section"
+    case .fault(let path, let section, let offset, let fault):
+      "\(path): invalid index: section \(section) at byte \(offset): \(fault)"
     }
   }
 
@@ -46,6 +51,7 @@ public enum IndexFormatError: Error, Equatable, CustomStringConvertible {
       .checksumMismatch(path: path, section: s, expected: e, actual: a)
     case .corrupt(_, let s, let o, let r): .corrupt(path: path, section: s, offset: o, reason: r)
     case .missingSection(_, let s): .missingSection(path: path, section: s)
+    case .fault(_, let s, let o, let f): .fault(path: path, section: s, offset: o, f)
     }
   }
 }

@@ -31,8 +31,12 @@ public struct IndexContent: Sendable {
 /// Serializes ``IndexContent`` into a complete file image. Deterministic: the same content gives
 /// the same bytes.
 public enum IndexImageWriter {
-  /// The file image and the number of distinct tokens.
-  public static func image(_ content: IndexContent) -> (bytes: [UInt8], tokenCount: Int) {
+  /// The file image and the number of distinct tokens. Refuses places out of rank order
+  /// (``IndexWriterError``), which no reader could search.
+  public static func image(_ content: IndexContent) throws(IndexWriterError) -> (
+    bytes: [UInt8], tokenCount: Int
+  ) {
+    try checkRankOrder(content.places)
     precondition(content.places.count == content.placeTerms.count)
     precondition(content.places.count == content.placeContextTerms.count)
     precondition(

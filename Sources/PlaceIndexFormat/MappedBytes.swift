@@ -44,6 +44,40 @@ public final class MappedBytes: @unchecked Sendable {
     mapped = true
   }
 
+  /// Reads the whole file at `path` into memory owned by this object (no mapping): later
+  /// changes to the file, even truncating it in place, do not reach these bytes. A file that
+  /// changes while it is read gives bytes that fail the header's length or the checksums.
+  public init(readingFileAt path: String) throws {
+    let fd = open(path, O_RDONLY)
+    guard fd >= 0 else {
+      throw IndexFormatError.cannotOpen(path: path, reason: String(cString: strerror(errno)))
+    }
+    defer { close(fd) }
+    var st = stat()
+    guard fstat(fd, &st) == 0 else {
+      throw IndexFormatError.cannotOpen(path: path, reason: String(cString: strerror(errno)))
+    }
+    guard (st.st_mode & S_IFMT) == S_IFREG else {
+      throw IndexFormatError.cannotOpen(path: path, reason: "not a regular file")
+    }
+    let size = Int(st.st_size)
+    let p = UnsafeMutableRawBufferPointer.allocate(byteCount: max(size, 1), alignment: 16)
+    var done = 0
+    while done < size {
+      let n = read(fd, p.baseAddress! + done, size - done)
+      if n < 0 && errno == EINTR { continue }
+      guard n >= 0 else {
+        let reason = String(cString: strerror(errno))
+        p.deallocate()
+        throw IndexFormatError.cannotOpen(path: path, reason: reason)
+      }
+      if n == 0 { break }  // shorter than fstat said: truncated meanwhile
+      done += n
+    }
+    buffer = UnsafeRawBufferPointer(rebasing: p[0..<done])
+    mapped = false
+  }
+
   /// Copies `bytes` into memory owned by this object.
   public init(copying bytes: [UInt8]) {
     let p = UnsafeMutableRawBufferPointer.allocate(byteCount: max(bytes.count, 1), alignment: 16)

@@ -27,8 +27,9 @@ enum QueryCommand {
       }
       try PackedArtifactGiven.check(paths)
       let client = try PlacesClient(indexPaths: paths)
+      // One response line per request line, a blank line included (it gets an error object),
+      // so that responses stay aligned with requests.
       while let line = readLine(strippingNewline: true) {
-        if line.allSatisfy({ $0 == " " || $0 == "\t" || $0 == "\r" }) { continue }
         let out: String
         do {
           let request = try PlacesJSONProtocol.decodeRequest(line)

@@ -200,13 +200,17 @@ import Testing
     }
     content.typeNames = ["route"]
     content.typeLists = [[0]]
-    let file = try open(content, path: "ids")
-    let index = try OpenedSections(file)
-    try index.ids.verify()
-    for (i, p) in content.places.enumerated() {
-      #expect(try index.ids.element(i) == (p.osmKind, p.osmID))
-      #expect(try index.ids.placeIndex(kind: p.osmKind, id: p.osmID) == i)
-      #expect(try index.ids.placeIndex(kind: (p.osmKind + 1) % 3, id: p.osmID) == nil)
+    // PLACE IDS on its own: the shuffled order gives many runs, which a whole index could not
+    // hold (its writer refuses places out of rank order).
+    let bytes = MappedBytes(copying: PlaceIDTableWriter.serialize(content.places))
+    try withExtendedLifetime(bytes) {
+      let ids = try PlaceIDTable(bytes.buffer, fileOffset: 0, placeCount: content.places.count)
+      try ids.verify()
+      for (i, p) in content.places.enumerated() {
+        #expect(try ids.element(i) == (p.osmKind, p.osmID))
+        #expect(try ids.placeIndex(kind: p.osmKind, id: p.osmID) == i)
+        #expect(try ids.placeIndex(kind: (p.osmKind + 1) % 3, id: p.osmID) == nil)
+      }
     }
   }
 

@@ -42,7 +42,7 @@ func tinyImage(extraSection: UInt32? = nil) -> [UInt8] {
   content.metadataJSON = Array(#"{"source":"tiny"}"#.utf8)
   content.vocabularyTSV = "type\ttable\tgroup\tgeneric\n"
   content.dataTimestamp = 1_600_000_000
-  return IndexImageWriter.image(content).bytes
+  return try! IndexImageWriter.image(content).bytes
 }
 
 func open(_ bytes: [UInt8], path: String = "tiny.placeidx") throws -> IndexFile {
@@ -51,7 +51,7 @@ func open(_ bytes: [UInt8], path: String = "tiny.placeidx") throws -> IndexFile 
 
 /// The index image of `content`, opened.
 func open(_ content: IndexContent, path: String = "tiny.placeidx") throws -> IndexFile {
-  try open(IndexImageWriter.image(content).bytes, path: path)
+  try open(try IndexImageWriter.image(content).bytes, path: path)
 }
 
 @Suite struct IndexFormatTests {

@@ -133,7 +133,10 @@ enum Scale {
           "\(Report.kib(p.build.peakRSSKiB)) (\(g(Double(p.build.peakRSSKiB), Double(b.build.peakRSSKiB))))",
           "\(Report.bytes(p.indexBytes)) (\(g(Double(p.indexBytes), Double(b.indexBytes))))",
           "\(Report.bytes(p.peerBytes)) (\(g(Double(p.peerBytes), Double(b.peerBytes))))",
-          p.open.map { String(format: "%.2f ms", $0.openMs) } ?? "–",
+          p.open.map { o in
+            String(format: "%.2f ms", o.openMs)
+              + (o.uncheckedOpenMs.map { String(format: " (unchecked %.2f)", $0) } ?? "")
+          } ?? "–",
           "\(Report.us(p.ours.p99)) (\(g(p.ours.p99, b.ours.p99)))",
           "\(Report.us(p.peer.p99)) (\(g(p.peer.p99, b.peer.p99)))",
           "\(Report.us(p.ours.p50)) (\(g(p.ours.p50, b.ours.p50)))",

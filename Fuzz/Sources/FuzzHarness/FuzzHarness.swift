@@ -119,24 +119,29 @@ public enum FuzzHarness {
     public var opened: Bool { openError == nil }
   }
 
-  /// The fuzz target body: `data` as an index file, then the same bytes with the header and
-  /// every checksum made consistent, so that mutations reach the section decoders.
+  /// The fuzz target body: `data` as an index file opened without the checksum check (so that
+  /// mutations reach the section decoders as they are), then the same bytes with the header
+  /// and every checksum made consistent, opened with it (the default of every reader).
   public static func indexReader(_ data: [UInt8]) {
-    _ = probeIndex(data)
+    _ = probeIndex(data, verification: .skip)
     if let repaired = repairingChecksums(data), repaired != data {
       _ = probeIndex(repaired)
     }
   }
 
-  /// Opens `bytes` as an index, verifies it, and runs the probe requests and details requests
-  /// on it whether or not it verified. Errors must be typed; anything else stops the process.
-  public static func probeIndex(_ bytes: [UInt8], path: String = "fuzz.placeidx") -> IndexProbe {
+  /// Opens `bytes` as an index (checking the section checksums unless `verification` is
+  /// `.skip`), verifies it, and runs the probe requests and details requests on it whether or
+  /// not it verified. Errors must be typed; anything else stops the process.
+  public static func probeIndex(
+    _ bytes: [UInt8], path: String = "fuzz.placeidx",
+    verification: IndexVerification = .checksums
+  ) -> IndexProbe {
     var probe = IndexProbe()
     let file: IndexFile
     let loaded: LoadedIndex
     do {
       file = try IndexFile(bytes: MappedBytes(copying: bytes), path: path)
-      loaded = try LoadedIndex(file: file)
+      loaded = try LoadedIndex(file: file, verification: verification)
     } catch let error as IndexFormatError {
       probe.openError = .index(error)
       return probe

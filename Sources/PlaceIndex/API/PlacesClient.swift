@@ -10,13 +10,7 @@ public final class PlacesClient: Sendable {
   /// Per-session figures of the requests made through this client.
   public let sessions = SessionStatistics()
 
-  /// Loads the indexes at `paths`; a folder stands for every `.placeidx` file in it, in name
-  /// order (a folder of shards answers as one index over the same data would).
-  public init(indexPaths: [String]) throws(PlacesError) {
-    var loaded: [LoadedIndex] = []
-    for p in try Self.expandingFolders(indexPaths) { loaded.append(try LoadedIndex(path: p)) }
-    indexes = loaded
-  }
+  // Loading from paths: `init(indexPaths:verification:loading:)` (IndexOpenOptions.swift).
 
   /// `paths` with each folder replaced by the `.placeidx` files in it, sorted by name; a
   /// folder without any is an error that names it.

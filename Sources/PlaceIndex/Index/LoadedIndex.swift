@@ -27,23 +27,14 @@ public final class LoadedIndex: Sendable {
   /// Primary type name index of each type list, for quick filtering.
   let primaryTypeOfList: [String]
 
-  /// Opens and validates the index at `path` (header and section table only; O(1) in its size).
-  public convenience init(path: String) throws(PlacesError) {
-    do {
-      try self.init(file: IndexFile(path: path))
-    } catch let e as IndexFormatError {
-      throw .index(e)
-    } catch let e as PlacesError {
-      throw e
-    } catch {
-      throw .index(.cannotOpen(path: path, reason: "\(error)"))
-    }
-  }
+  // Opening from a path: `init(path:verification:loading:)` (IndexOpenOptions.swift).
 
-  /// Wraps an opened file.
-  public init(file: IndexFile) throws(PlacesError) {
+  /// Wraps an opened file, checking every section's checksum first unless `verification` is
+  /// `.skip` (``IndexVerification``): a damaged section is refused here, before any answer.
+  public init(file: IndexFile, verification: IndexVerification = .checksums) throws(PlacesError) {
     self.file = file
     do {
+      if verification == .checksums { try file.verifyChecksums() }
       func section(_ kind: SectionKind) throws -> (UnsafeRawBufferPointer, Int) {
         let (s, b) = try file.requiredBytes(kind)
         return (b, s.offset)
@@ -187,17 +178,21 @@ public final class LoadedIndex: Sendable {
   /// Attribution to show next to results from this index.
   public var attribution: String { metadata["attribution"] ?? "© OpenStreetMap contributors" }
 
-  /// Checks every checksum and every internal reference; throws the first fault, naming the
-  /// section and offset.
+  /// Checks every checksum, the layout (section order, alignment, no shared bytes), META's
+  /// schema, every internal reference and the places' rank order; throws the first fault,
+  /// naming the section and offset.
   public func verify() throws(PlacesError) {
     do {
       try file.verifyChecksums()
+      try file.verifyLayout()
+      try verifyMetadata()
       try strings.verify()
       try tokens.verify()
       try postings.verify()
       try places.contexts.verify()
       try places.verify()
       try places.ids.verify()
+      try places.verifyRankOrder()
       try geo.verify()
       _ = try vocabulary
       _ = try abbreviations

@@ -1,6 +1,7 @@
 import Foundation
 
-/// A JSON value, for the JSON-lines protocol: parsed with Foundation, written compactly.
+/// A JSON value, for the JSON-lines protocol: parsed strictly (JSONParser.swift), written
+/// compactly.
 public indirect enum JSONValue: Sendable, Hashable {
   case null
   case bool(Bool)
@@ -13,30 +14,11 @@ public indirect enum JSONValue: Sendable, Hashable {
   public static func == (a: JSONValue, b: JSONValue) -> Bool { a.serialized == b.serialized }
   public func hash(into h: inout Hasher) { h.combine(serialized) }
 
-  /// Parses one JSON text; throws a readable message for malformed input.
+  /// Parses one JSON text strictly (``JSONParser``); throws `invalidArgument` naming the
+  /// fault and its byte offset for malformed input (trailing commas, duplicate keys, text
+  /// after the value, nesting deeper than 512 levels included).
   public static func parse(_ text: String) throws(PlacesError) -> JSONValue {
-    let object: Any
-    do {
-      object = try JSONSerialization.jsonObject(
-        with: Data(text.utf8), options: [.fragmentsAllowed])
-    } catch {
-      throw .invalidArgument(
-        "malformed JSON: \((error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? "cannot parse")"
-      )
-    }
-    return convert(object)
-  }
-
-  private static func convert(_ any: Any) -> JSONValue {
-    switch any {
-    case let d as [String: Any]:
-      return .object(d.keys.sorted().map { ($0, convert(d[$0]!)) })
-    case let a as [Any]: return .array(a.map(convert))
-    case let s as String: return .string(s)
-    case let b as Bool where type(of: any) == Bool.self: return .bool(b)
-    case let n as NSNumber: return .number(n.doubleValue)
-    default: return .null
-    }
+    try JSONParser.parse(text)
   }
 
   /// The value of `key` in an object.

@@ -11,8 +11,12 @@ public enum PlacesJSONProtocol {
     "maxResultCount", "includeQueryPredictions", "includePureServiceAreaBusinesses",
   ]
 
-  /// Decodes one request line.
+  /// Decodes one request line. A blank line is refused like any other bad line, so that a
+  /// caller answering line by line keeps its responses aligned with the requests.
   public static func decodeRequest(_ line: String) throws(PlacesError) -> AutocompleteRequest {
+    if line.utf8.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D || $0 == 0x0A }) {
+      throw .invalidArgument("empty request line: each line must be one JSON request object")
+    }
     let json = try JSONValue.parse(line)
     guard case .object(let pairs) = json else {
       throw .invalidArgument("a request must be a JSON object")
@@ -116,16 +120,31 @@ public enum PlacesJSONProtocol {
     return out
   }
 
-  static func number(_ v: JSONValue, _ name: String) throws(PlacesError) -> Double {
-    guard case .number(let n) = v, n.isFinite else {
-      throw .invalidArgument("'\(name)' must be a finite number")
+  /// The JSON type of `v`, for messages.
+  static func kind(_ v: JSONValue) -> String {
+    switch v {
+    case .null: "null"
+    case .bool(let b): b ? "true" : "false"
+    case .number: "a number"
+    case .string: "a string"
+    case .array: "an array"
+    case .object: "an object"
     }
+  }
+
+  static func number(_ v: JSONValue, _ name: String) throws(PlacesError) -> Double {
+    guard case .number(let n) = v else {
+      throw .invalidArgument("'\(name)' must be a number, not \(kind(v))")
+    }
+    guard n.isFinite else { throw .invalidArgument("'\(name)' must be a finite number") }
     return n
   }
 
   static func integer(_ v: JSONValue, _ name: String) throws(PlacesError) -> Int {
-    let n = try number(v, name)
-    guard n == n.rounded(), abs(n) < 1e9 else {
+    guard case .number(let n) = v else {
+      throw .invalidArgument("'\(name)' must be an integer, not \(kind(v))")
+    }
+    guard n.isFinite, n == n.rounded(), abs(n) < 1e9 else {
       throw .invalidArgument("'\(name)' must be an integer")
     }
     return Int(n)
@@ -138,12 +157,14 @@ public enum PlacesJSONProtocol {
     for (k, _) in pairs where k != "latitude" && k != "longitude" {
       throw .invalidArgument("unknown field '\(k)' in '\(name)'")
     }
+    // Both are required: a missing one is not taken as 0 (an empty object is not 0,0).
+    guard let latitude = v["latitude"], let longitude = v["longitude"] else {
+      let missing = v["latitude"] == nil ? "latitude" : "longitude"
+      throw .invalidArgument("'\(name)' needs both latitude and longitude; \(missing) is missing")
+    }
     let c = Coordinate(
-      latitude: try v["latitude"].map { x throws(PlacesError) in try number(x, "\(name).latitude") }
-        ?? 0,
-      longitude: try v["longitude"].map { x throws(PlacesError) in
-        try number(x, "\(name).longitude")
-      } ?? 0)
+      latitude: try number(latitude, "\(name).latitude"),
+      longitude: try number(longitude, "\(name).longitude"))
     guard c.isValid else {
       throw .invalidArgument(
         "'\(name)' \(c.latitude),\(c.longitude) is out of range (latitude -90..90, longitude -180..180)"

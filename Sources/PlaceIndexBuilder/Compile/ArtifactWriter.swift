@@ -12,7 +12,24 @@ enum ArtifactWriter {
   /// flushed before the first rename, so a build killed at any moment before the renames
   /// leaves the previous files untouched. (The renames themselves follow each other at once;
   /// the index is renamed first, so a manifest never names an index that is not there.)
-  static func write(_ files: [(bytes: [UInt8], path: String)]) throws {
+  ///
+  /// Every path must be a regular file or a new path and none may be one of `inputs` (links
+  /// followed: ``OutputLock/checkOutput(_:notOneOf:)``). The first file's lock
+  /// (``OutputLock``) is held from the first temporary to the last rename: a second writer of
+  /// the same files waits for it, and a reader that takes the lock sees one writer's pair.
+  static func write(_ files: [(bytes: [UInt8], path: String)], inputs: [String] = []) throws {
+    guard let first = files.first else { return }
+    for f in files { try OutputLock.checkOutput(f.path, notOneOf: inputs) }
+    let folder = URL(fileURLWithPath: first.path).deletingLastPathComponent()
+    do {
+      try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    } catch {
+      throw BuildError.cannotWrite(path: folder.path, reason: error.localizedDescription)
+    }
+    let lock = try OutputLock(for: first.path, exclusive: true)
+    defer { lock.release() }
+    // Checked again under the lock: another process may have put something there meanwhile.
+    for f in files { try OutputLock.checkOutput(f.path, notOneOf: inputs) }
     var temps: [(URL, String)] = []
     do {
       for f in files { temps.append((try writeTemporary(f.bytes, for: f.path), f.path)) }
@@ -28,8 +45,8 @@ enum ArtifactWriter {
   }
 
   /// Writes `bytes` to `path` atomically, creating the folder if needed.
-  static func write(_ bytes: [UInt8], to path: String) throws {
-    try write([(bytes, path)])
+  static func write(_ bytes: [UInt8], to path: String, inputs: [String] = []) throws {
+    try write([(bytes, path)], inputs: inputs)
   }
 
   /// Writes and flushes `bytes` to a temporary beside `path`; returns its URL.

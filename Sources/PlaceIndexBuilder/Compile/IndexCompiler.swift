@@ -81,7 +81,7 @@ struct IndexCompiler {
     content.abbreviationsTSV = abbreviationsTSV
     content.dataTimestamp = UInt64(max(0, timestamp))
     content.optionsHash = fnv1a64(options)
-    let result = IndexImageWriter.image(content)
+    let result = try IndexImageWriter.image(content)
     return (result.bytes, result.tokenCount)
   }
 }

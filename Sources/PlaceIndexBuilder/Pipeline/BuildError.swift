@@ -8,6 +8,11 @@ public enum BuildError: Error, Equatable, CustomStringConvertible {
   case cannotWrite(path: String, reason: String)
   /// The extract produced no places.
   case noPlaces(path: String)
+  /// An output path names something that must not be replaced: not a regular file (a device,
+  /// a directory, a FIFO), or the input itself.
+  case unsafeOutput(path: String, reason: String)
+  /// Another process writes the same output and held its lock past the wait.
+  case outputLocked(path: String, lockPath: String)
 
   public var description: String {
     switch self {
@@ -16,6 +21,9 @@ public enum BuildError: Error, Equatable, CustomStringConvertible {
     case .cannotWrite(let path, let reason): "\(path): cannot write: \(reason)"
     case .noPlaces(let path):
       "\(path): the extract holds no places (no named or addressed elements)"
+    case .unsafeOutput(let path, let reason): "\(path): refusing to write the output: \(reason)"
+    case .outputLocked(let path, let lockPath):
+      "\(path): another build is writing this output (it holds \(lockPath)); wait for it or choose another -o"
     }
   }
 }

@@ -40,6 +40,14 @@ public struct IndexBuilder {
     let clock = ContinuousClock()
     let start = clock.now
     var report = BuildReport(extract: options.extract, output: options.output)
+    // Refused before the extract is read: a device, a directory, a FIFO or the input itself
+    // under an output name (checked again when the files are written).
+    if options.splitByCountry {
+      try OutputLock.checkFolder(options.output)
+    } else {
+      try OutputLock.checkOutput(options.output, notOneOf: [options.extract])
+      try OutputLock.checkOutput(options.output + ".json", notOneOf: [options.extract])
+    }
     let places = try assemble(options, started: start, into: &report)
     guard !places.isEmpty else { throw BuildError.noPlaces(path: options.extract) }
 
@@ -90,7 +98,8 @@ public struct IndexBuilder {
   }
 
   /// Compiles `places` and writes the index and its manifest atomically: index first, then
-  /// the manifest, so that a manifest never describes a file that is not there.
+  /// the manifest, so that a manifest never describes a file that is not there; both under
+  /// the output's lock (``OutputLock``), so that two builds to one path never mix their files.
   private func write(
     _ places: [AssembledPlace], to path: String, source: String, report: BuildReport,
     options: Options
@@ -108,7 +117,8 @@ public struct IndexBuilder {
       counts: Manifest.Counts(places: places.count, tokens: tokenCount),
       sha256: sha, size: image.count, attribution: IndexCompiler.attribution,
       license: IndexCompiler.license)
-    try ArtifactWriter.write([(image, path), (try manifest.encoded(), path + ".json")])
+    try ArtifactWriter.write(
+      [(image, path), (try manifest.encoded(), path + ".json")], inputs: [options.extract])
     return (image.count, tokenCount, sha)
   }
 

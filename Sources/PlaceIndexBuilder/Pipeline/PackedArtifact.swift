@@ -39,6 +39,9 @@ public struct PackedArtifact: Sendable {
     let fileName = (indexPath as NSString).lastPathComponent
     name =
       fileName.hasSuffix(".placeidx") ? String(fileName.dropLast(".placeidx".count)) : fileName
+    // Read under the build's lock (shared), so that the index and manifest are one build's.
+    let lock = OutputLock.reading(indexPath)
+    defer { lock?.release() }
     let indexBytes: [UInt8]
     do {
       let mapped = try MappedBytes(path: indexPath)
@@ -88,8 +91,9 @@ public struct PackedArtifact: Sendable {
   /// Writes the archive into `directory` (created if needed) atomically: a temporary name in
   /// the same folder, flushed, then renamed. Returns the path written.
   public func write(toDirectory directory: String) throws -> String {
+    try OutputLock.checkFolder(directory)
     let path = (directory as NSString).appendingPathComponent(fileName)
-    try ArtifactWriter.write(bytes, to: path)
+    try ArtifactWriter.write(bytes, to: path, inputs: [index.path, index.path + ".json"])
     return path
   }
 
