@@ -16,7 +16,7 @@ struct HostileInputTests {
     }
   }
 
-  @Test("billion laughs: entities are not expanded", .timeLimit(.minutes(1)))
+  @Test("billion laughs: entities are not expanded", .timeLimit(.minutes(10)))
   func billionLaughs() throws {
     var prolog = "<!DOCTYPE osm [\n  <!ENTITY lol \"lol\">\n"
     for i in 1...9 {
@@ -41,7 +41,7 @@ struct HostileInputTests {
 
   @Test(
     "quadratic blowup: one large entity used many times is not expanded",
-    .timeLimit(.minutes(1)))
+    .timeLimit(.minutes(10)))
   func quadraticBlowup() throws {
     let big = String(repeating: "x", count: 50_000)
     let uses = String(repeating: "&big;", count: 2_000)
@@ -94,7 +94,7 @@ struct HostileInputTests {
     }
   }
 
-  @Test("10,000 nested elements fail with an error instead of crashing", .timeLimit(.minutes(1)))
+  @Test("10,000 nested elements fail with an error instead of crashing", .timeLimit(.minutes(10)))
   func deepNesting() throws {
     let depth = 10_000
     let dir = try TemporaryDirectory()
@@ -112,7 +112,7 @@ struct HostileInputTests {
     }
   }
 
-  @Test("a value just under the start-tag limit is read intact", .timeLimit(.minutes(1)))
+  @Test("a value just under the start-tag limit is read intact", .timeLimit(.minutes(10)))
   func largeValue() throws {
     // 2-byte characters: 500,000 of them make a start tag just under 1 MiB.
     let value = String(repeating: "ä", count: 500_000)
@@ -158,7 +158,7 @@ struct HostileInputTests {
 
   @Test(
     "many attributes on one element are refused before libxml2's quadratic check",
-    .timeLimit(.minutes(1)))
+    .timeLimit(.minutes(10)))
   func tooManyAttributes() throws {
     let dir = try TemporaryDirectory()
     func document(_ n: Int) -> String {

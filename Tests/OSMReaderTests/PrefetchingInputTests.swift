@@ -51,7 +51,7 @@ struct PrefetchingInputTests {
 
   @Test(
     "a parser that stops after one chunk ends the reading thread",
-    .enabled(if: Tools.gzip != nil || Tools.bzip2 != nil), .timeLimit(.minutes(1)))
+    .enabled(if: Tools.gzip != nil || Tools.bzip2 != nil), .timeLimit(.minutes(10)))
   func stoppingEarlyEndsTheThread() throws {
     let dir = try TemporaryDirectory()
     for file in try compressedCopies(dir) {
@@ -68,7 +68,7 @@ struct PrefetchingInputTests {
 
   @Test(
     "a corrupt stream's error reaches the parser",
-    .enabled(if: Tools.gzip != nil), .timeLimit(.minutes(1)))
+    .enabled(if: Tools.gzip != nil), .timeLimit(.minutes(10)))
   func aReadErrorReachesTheParser() throws {
     let dir = try TemporaryDirectory()
     let gz = dir.file("s.osm.gz")

@@ -80,7 +80,7 @@ struct RealExtractTests {
 
   @Test(
     "element and tag counts equal STATS.json",
-    .timeLimit(.minutes(2)),
+    .timeLimit(.minutes(6)),
     arguments: RealExtract.availablePlain)
   func counts(_ extract: RealExtract) throws {
     try expectMatchesStats(extract)
@@ -90,7 +90,7 @@ struct RealExtractTests {
   @Test(
     "the bzip2 Liechtenstein 2013 extract reads with the counts of STATS.json",
     .enabled(if: RealExtract.available(.liechtenstein2013) && Tools.bzip2 != nil),
-    .timeLimit(.minutes(2)))
+    .timeLimit(.minutes(6)))
   func liechtensteinBzip2() throws {
     try expectMatchesStats(.liechtenstein2013)
   }

@@ -50,7 +50,7 @@ struct AtomicityTests {
   }
 
   @Test(
-    "SIGKILL at 12 moments of a build, 6 of them while a file is written", .timeLimit(.minutes(3)))
+    "SIGKILL at 12 moments of a build, 6 of them while a file is written", .timeLimit(.minutes(8)))
   func killedBuilds() throws {
     let dir = try TestPaths.temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: dir) }

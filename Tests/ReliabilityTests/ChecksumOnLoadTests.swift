@@ -1,5 +1,5 @@
 import Foundation
-import PlaceIndex
+@_spi(Testing) import PlaceIndex
 import PlaceIndexBuilder
 import PlaceIndexFormat
 import TestSupport

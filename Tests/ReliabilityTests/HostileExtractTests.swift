@@ -298,7 +298,7 @@ struct HostileExtractTests {
     return report.passed ? report : nil
   }
 
-  @Test("a 100 MB attribute value: a clear error, in bounded memory", .timeLimit(.minutes(3)))
+  @Test("a 100 MB attribute value: a clear error, in bounded memory", .timeLimit(.minutes(8)))
   func hugeAttribute() async throws {
     guard let r = await buildInChild(.hugeAttribute) else { return }
     // The reader refuses a start tag over 1 MiB (docs/LIMITS.md) before libxml2 sees it.
@@ -315,7 +315,7 @@ struct HostileExtractTests {
     let failure = try #require(r.failure, "500,000 attributes were accepted")
     #expect(
       failure.contains(":4: <node> is over a limit: more than 64 attributes"), "\(failure)")
-    #expect(r.seconds < 30, "took \(r.seconds) s")
+    #expect(r.seconds < 90, "took \(r.seconds) s")
   }
 
   @Test("a million tags on one node: refused at the 10,001st, in bounded memory")
@@ -347,14 +347,14 @@ struct HostileExtractTests {
   func waysReferencingThemselves() async throws {
     guard let r = await buildInChild(.waysReferencingThemselves) else { return }
     #expect(r.failure == nil, "\(r.failure ?? "")")
-    #expect(r.seconds < 30)
+    #expect(r.seconds < 90)
   }
 
   @Test("relations that contain each other in a cycle, or themselves")
   func relationCycles() async throws {
     guard let r = await buildInChild(.relationCycles) else { return }
     #expect(r.failure == nil, "\(r.failure ?? "")")
-    #expect(r.seconds < 30)
+    #expect(r.seconds < 90)
   }
 
   @Test("negative ids (new objects in JOSM files): an index or a clear error, never a crash")
@@ -386,7 +386,7 @@ struct HostileExtractTests {
     arguments: [HostileExtract.manyAlternativeNames, .longWord, .manyWords])
   func hugeNames(_ hostile: HostileExtract) async throws {
     guard let r = await buildInChild(hostile) else { return }
-    #expect(r.seconds < 30, "took \(r.seconds) s")
+    #expect(r.seconds < 90, "took \(r.seconds) s")
   }
 
   @Test(

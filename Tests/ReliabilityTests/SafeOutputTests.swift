@@ -92,7 +92,7 @@ struct SafeOutputTests {
     ) { _ = try packed.write(toDirectory: index) }
   }
 
-  @Test("a build waits while another process holds the output's lock", .timeLimit(.minutes(2)))
+  @Test("a build waits while another process holds the output's lock", .timeLimit(.minutes(6)))
   func waitsForLock() throws {
     let dir = try TestPaths.temporaryDirectory()
     let output = dir.appendingPathComponent("locked.placeidx").path
@@ -119,7 +119,7 @@ struct SafeOutputTests {
   }
 
   @Test(
-    "two builds to one output at once never leave a mismatched manifest", .timeLimit(.minutes(5)))
+    "two builds to one output at once never leave a mismatched manifest", .timeLimit(.minutes(10)))
   func concurrentBuilds() throws {
     let dir = try TestPaths.temporaryDirectory()
     let other = dir.appendingPathComponent("other.osm").path
