@@ -9,12 +9,15 @@
 SWIFT     ?= swift
 PIPELINE  ?= sample
 BIN       := .build/release/placeidx
-PACKAGES  := pkg-config libxml2-dev zlib1g-dev libbz2-dev libxml2-utils libsqlite3-dev
+PACKAGES  := pkg-config libxml2-dev zlib1g-dev libbz2-dev libxml2-utils libsqlite3-dev libmicrohttpd-dev
+# The widget's browser test runs when chromium is installed (listed as skipped otherwise);
+# `make test-deps` installs it (.ci/run does too).
+TEST_PACKAGES := chromium
 TABLES    := $(wildcard Data/*.tsv)
 SOURCES   := $(shell find Sources -name '*.swift' -o -name '*.h' -o -name '*.modulemap') Package.swift
 SHARED    ?= ../shared
 
-.PHONY: all deps build index indexes sample-query test format lint clean
+.PHONY: all deps build index indexes sample-query test test-deps format lint clean
 .SECONDEXPANSION:
 
 all: deps build index sample-query
@@ -64,6 +67,9 @@ test: deps
 	$(SWIFT) build -c release --product placeidx
 	$(SWIFT) test -c release
 
+test-deps:
+	@$(MAKE) --no-print-directory deps PACKAGES="$(TEST_PACKAGES)"
+
 format:
 	$(SWIFT) format -i -r Sources Tests Package.swift
 
@@ -78,7 +84,7 @@ clean:
 #   make bench-quick   a minute-long subset; writes build/bench/quick/results.md and .json
 #   make bench-scale   growth with input size (a tiled extract); writes Benchmarks/scale.md, .svg
 BENCH_BIN           := .build/release/placeidx-bench
-BENCH_PACKAGES      := libsqlite3-dev libxml2-utils time gzip bzip2
+BENCH_PACKAGES      := libsqlite3-dev libxml2-utils time gzip bzip2 wrk
 BENCH_EXTRACTS      ?= $(SHARED)/data/osm
 BENCH_SCALE_EXTRACT ?= $(SHARED)/data/osm/helsinki-center-2019.osm
 BENCH_SCALE_FACTORS ?= 1,10,50
