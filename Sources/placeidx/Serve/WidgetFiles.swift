@@ -128,6 +128,10 @@ enum WidgetFiles {
         return frag;
       }
 
+      function distance(m) {
+        return m < 1000 ? Math.round(m) + ' m' : (m / 1000).toFixed(m < 10000 ? 1 : 0) + ' km';
+      }
+
       function label(type) {
         return type ? type.replace(/_/g, ' ') : '';
       }
@@ -142,6 +146,7 @@ enum WidgetFiles {
         '.pia-main{color:#202124}.pia-main b{font-weight:700}' +
         '.pia-secondary{color:#70757a;font-size:.88em;flex:1;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}' +
         '.pia-secondary b{font-weight:700}' +
+        '.pia-distance{color:#70757a;font-size:.8em;white-space:nowrap}' +
         '.pia-type{color:#1a73e8;font-size:.75em;text-transform:uppercase;letter-spacing:.03em;white-space:nowrap}' +
         '.pia-attribution{padding:.3em .7em;font-size:.72em;color:#70757a;text-align:right}' +
         '.pia-attribution a{color:inherit}' +
@@ -238,6 +243,7 @@ enum WidgetFiles {
             var type = el('span', 'pia-type', label(p.types && p.types[0]));
             item.appendChild(main);
             item.appendChild(secondary);
+            if (typeof p.distanceMeters === 'number') item.appendChild(el('span', 'pia-distance', distance(p.distanceMeters)));
             item.appendChild(type);
             item.addEventListener('mousedown', function (e) { e.preventDefault(); select(i); });
             list.appendChild(item);
