@@ -20,10 +20,12 @@ let chromiumPath: String? = {
 /// Runs headless Chromium on `url` until the page is idle (virtual time) and returns its DOM.
 func chromiumDOM(_ url: String, extra: [String] = []) throws -> String {
   let profile = try TestPaths.temporaryDirectory().path
+  // Bounded: timeout(1) ends a browser that hangs.
   let r = try runProcess(
-    URL(fileURLWithPath: chromiumPath!),
+    URL(fileURLWithPath: "/usr/bin/timeout"),
     [
-      "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
+      "120", chromiumPath!, "--headless", "--no-sandbox", "--disable-gpu",
+      "--disable-dev-shm-usage", "--no-first-run",
       "--user-data-dir=\(profile)", "--virtual-time-budget=20000", "--dump-dom",
     ] + extra + [url])
   return r.stdout

@@ -248,6 +248,23 @@ struct HostileHTTPTests {
     try expectServing(s)
   }
 
+  @Test("one client address past --max-per-client is cut off; the others stay served")
+  func perClientLimit() throws {
+    let s = try server(["--max-per-client", "2"])
+    let held = try (0..<2).map { _ in try RawConnection(port: s.port) }
+    for c in held { c.send("GET /healthz HTTP/1.1\r\nHost: t\r\n\r\n") }
+    for c in held {
+      #expect(
+        RawResponse.parseAll(c.receive { RawResponse.parseAll($0).count == 1 }).first?.status == 200
+      )
+    }
+    let third = try RawConnection(port: s.port, timeout: 3)
+    third.send("GET /healthz HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n")
+    #expect(
+      RawResponse.parseAll(third.receive()).isEmpty, "a third connection from 127.0.0.1 was served")
+    withExtendedLifetime(held) {}
+  }
+
   @Test("CORS: preflight answered, every response allows any origin")
   func cors() throws {
     let s = try server()

@@ -291,6 +291,7 @@ enum Harness {
       serve = try ServeLoad.run(
         placeidx: o.placeidx, index: index, requests: requests, work: o.work,
         inProcessRequestsPerSecond: ours1.figures(threads: 1).requestsPerSecond,
+        inProcessCPUMicrosPerRequest: cpuMicros(ours1.figures(threads: 1)),
         progress: progress)
     }
     return ExtractResult(

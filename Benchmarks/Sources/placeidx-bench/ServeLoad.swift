@@ -30,6 +30,11 @@ struct ServeLoadFigures: Codable, Sendable {
   var ratioPerCore: Double
   var rssBeforeKiB: Int
   var rssAfterKiB: Int
+  /// The server's CPU time (user and system, all threads) per answered request during the
+  /// timed run, microseconds: what a request costs it, whatever else holds the cores.
+  var serverCPUMicrosPerRequest: Double
+  /// The same for the in-process run (its CPU time over its requests).
+  var inProcessCPUMicrosPerRequest: Double
   /// Under 50 slowloris connections and 10 oversized-header clients: probes answered 200,
   /// probes sent, and the slowest probe in milliseconds (target < 100).
   var hostileProbesOK: Int
@@ -47,7 +52,8 @@ enum ServeLoad {
   /// Runs the whole load section against a fresh `placeidx serve` on `index`.
   static func run(
     placeidx: String, index: String, requests: [BenchRequest], work: String,
-    inProcessRequestsPerSecond: Double, clients: Int = 200, seconds: Int = 20,
+    inProcessRequestsPerSecond: Double, inProcessCPUMicrosPerRequest: Double,
+    clients: Int = 200, seconds: Int = 20,
     progress: Progress
   ) throws -> ServeLoadFigures {
     let cores = ProcessInfo.processInfo.activeProcessorCount
@@ -88,7 +94,9 @@ enum ServeLoad {
     progress.say("  serve: warm-up, then \(clients) keep-alive clients for \(seconds) s (wrk)")
     _ = try wrkRun(port: port, script: script, clients: 20, seconds: 2)
     let before = residentKiB(pid: server.processIdentifier)
+    let cpuBefore = cpuSeconds(pid: server.processIdentifier)
     let load = try wrkRun(port: port, script: script, clients: clients, seconds: seconds)
+    let cpuAfter = cpuSeconds(pid: server.processIdentifier)
     let after = residentKiB(pid: server.processIdentifier)
 
     progress.say("  serve: probes under 50 slowloris and 10 oversized-header clients")
@@ -101,7 +109,10 @@ enum ServeLoad {
       inProcessRequestsPerSecond: inProcessRequestsPerSecond,
       ratioPerCore: inProcessRequestsPerSecond > 0
         ? rps / Double(cores) / inProcessRequestsPerSecond : 0,
-      rssBeforeKiB: before, rssAfterKiB: after, hostileProbesOK: hostile.ok,
+      rssBeforeKiB: before, rssAfterKiB: after,
+      serverCPUMicrosPerRequest: load.requests > 0
+        ? (cpuAfter - cpuBefore) * 1e6 / Double(load.requests) : 0,
+      inProcessCPUMicrosPerRequest: inProcessCPUMicrosPerRequest, hostileProbesOK: hostile.ok,
       hostileProbes: hostile.sent, hostileProbeMaxMs: hostile.maxMs,
       hostileProbeP50Ms: hostile.p50Ms, oversizedAnswered431: hostile.answered431)
   }
@@ -195,6 +206,19 @@ enum ServeLoad {
       requests: Int(total.1) ?? 0, requestsPerSecond: Double(rate.1) ?? 0,
       p50: Double(lat.1) ?? 0, p90: Double(lat.2) ?? 0, p99: Double(lat.3) ?? 0,
       max: Double(lat.4) ?? 0, errors: errors)
+  }
+
+  /// User and system CPU seconds of process `pid` so far (/proc/PID/stat).
+  static func cpuSeconds(pid: Int32) -> Double {
+    guard let text = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+      let close = text.lastIndex(of: ")")
+    else { return 0 }
+    // Fields after the command name: state is field 3, utime 14, stime 15.
+    let fields = text[text.index(after: close)...].split(separator: " ")
+    guard fields.count > 13, let user = Double(fields[11]), let system = Double(fields[12]) else {
+      return 0
+    }
+    return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
   }
 
   /// VmRSS of process `pid`, KiB.
@@ -364,10 +388,16 @@ extension ServeLoad {
     let inProcess = QueryRunner.run(requests, sessions: [session]).figures(threads: 1)
     let figures = try run(
       placeidx: placeidx, index: index, requests: requests, work: work,
-      inProcessRequestsPerSecond: inProcess.requestsPerSecond, clients: clients,
+      inProcessRequestsPerSecond: inProcess.requestsPerSecond,
+      inProcessCPUMicrosPerRequest: cpuMicros(inProcess), clients: clients,
       seconds: seconds, progress: progress)
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
     print(String(decoding: try encoder.encode(figures), as: UTF8.self))
   }
+}
+
+/// CPU microseconds per request of an in-process run.
+func cpuMicros(_ f: LatencyFigures) -> Double {
+  f.requestsPerSecond > 0 ? f.coresUsed / f.requestsPerSecond * 1e6 : 0
 }
