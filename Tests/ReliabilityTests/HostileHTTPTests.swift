@@ -354,4 +354,61 @@ struct HostileHTTPTests {
       TestPaths.placeidx, ["serve", "--index", index, "--api-key-file", "/nonexistent/key"])
     #expect(missing.status == 1 && missing.stderr.contains("/nonexistent/key"))
   }
+
+  /// Whether this machine has the IPv6 loopback address.
+  static let hasIPv6Loopback: Bool = {
+    let text = (try? String(contentsOfFile: "/proc/net/if_inet6", encoding: .utf8)) ?? ""
+    return text.contains("00000000000000000000000000000001")
+  }()
+
+  @Test("--host ::1 serves on the IPv6 loopback", .enabled(if: hasIPv6Loopback))
+  func ipv6Loopback() throws {
+    let p = Process()
+    p.executableURL = TestPaths.placeidx
+    p.arguments = ["serve", "--index", FuzzHarness.sampleIndexPath, "--host", "::1", "--port", "0"]
+    let out = Pipe()
+    p.standardOutput = out
+    p.standardError = FileHandle.nullDevice
+    try p.run()
+    defer {
+      kill(p.processIdentifier, SIGKILL)
+      p.waitUntilExit()
+    }
+    var line = Data()
+    while !line.contains(UInt8(ascii: "\n")) {
+      let chunk = out.fileHandleForReading.availableData
+      if chunk.isEmpty { break }
+      line.append(chunk)
+    }
+    let text = String(decoding: line, as: UTF8.self)
+    let port = try #require(text.firstMatch(of: /http:\/\/\[::1\]:(\d+)/).flatMap { UInt16($0.1) })
+    let fd = socket(AF_INET6, Int32(SOCK_STREAM.rawValue), 0)
+    try #require(fd >= 0)
+    defer { close(fd) }
+    var t = timeval(tv_sec: 5, tv_usec: 0)
+    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &t, socklen_t(MemoryLayout<timeval>.size))
+    var addr = sockaddr_in6()
+    addr.sin6_family = sa_family_t(AF_INET6)
+    addr.sin6_port = port.bigEndian
+    addr.sin6_addr = in6addr_loopback
+    let connected = withUnsafePointer(to: &addr) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in6>.size))
+      }
+    }
+    try #require(connected == 0)
+    let request = Array("GET /healthz HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n".utf8)
+    #expect(
+      request.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        == request.count)
+    var data: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 4096)
+    while true {
+      let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+      if n <= 0 { break }
+      data.append(contentsOf: buffer[0..<n])
+    }
+    let r = RawResponse.parseAll(data)
+    #expect(r.first?.status == 200 && r.first?.body == #"{"status":"ok"}"#)
+  }
 }
