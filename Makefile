@@ -11,7 +11,10 @@
 SWIFT     ?= swift
 PIPELINE  ?= sample
 BIN       := .build/release/placeidx
-PACKAGES  := pkg-config libxml2-dev zlib1g-dev libbz2-dev libsqlite3-dev osmium-tool
+PACKAGES  := pkg-config libxml2-dev zlib1g-dev libbz2-dev libsqlite3-dev osmium-tool libmicrohttpd-dev
+# The widget's browser test runs when chromium is installed (listed as skipped otherwise);
+# `make test-deps` installs it (.ci/run does too).
+TEST_PACKAGES := chromium
 TABLES    := $(wildcard Data/*.tsv)
 EMBEDDED  := Sources/PlaceIndexBuilder/Pipeline/EmbeddedTables.swift
 SOURCES   := $(shell find Sources -name '*.swift' -o -name '*.h' -o -name '*.modulemap') Package.swift
@@ -21,7 +24,7 @@ SHARED    ?= $(or $(PLACEINDEX_SHARED),../shared)
 # different flags each build would recompile everything the other one built.
 RELEASE   := -c release -Xswiftc -enable-testing
 
-.PHONY: all deps build tables index indexes sample-query test format lint clean
+.PHONY: all deps build tables index indexes sample-query test test-deps format lint clean
 .SECONDEXPANSION:
 
 all: deps build index sample-query
@@ -93,6 +96,9 @@ test: deps tables
 	status=$$(cat build/test.status); \
 	SWIFT="$(SWIFT)" sh Scripts/test-summary.sh build/test.log "$(SHARED)" || status=1; exit $$status
 
+test-deps:
+	@$(MAKE) --no-print-directory deps PACKAGES="$(TEST_PACKAGES)"
+
 format:
 	$(SWIFT) format -i -r Sources Tests Package.swift
 
@@ -140,7 +146,7 @@ uninstall:
 #   make bench-quick   a minute-long subset; writes build/bench/quick/results.md and .json
 #   make bench-scale   growth with input size (a tiled extract); writes Benchmarks/scale.md, .svg
 BENCH_BIN           := .build/release/placeidx-bench
-BENCH_PACKAGES      := libxml2-utils time gzip bzip2
+BENCH_PACKAGES      := libxml2-utils time gzip bzip2 wrk
 BENCH_EXTRACTS      ?= $(SHARED)/data/osm
 BENCH_SCALE_EXTRACT ?= $(SHARED)/data/osm/helsinki-center-2019.osm
 BENCH_SCALE_FACTORS ?= 1,10,50

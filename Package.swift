@@ -29,6 +29,10 @@ let package = Package(
     .systemLibrary(
       name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
     .systemLibrary(name: "CBzip2", providers: [.apt(["libbz2-dev"]), .brew(["bzip2"])]),
+    // Only the placeidx executable (serve) links libmicrohttpd; the reader library does not.
+    .systemLibrary(
+      name: "CMicroHTTPD", pkgConfig: "libmicrohttpd",
+      providers: [.apt(["libmicrohttpd-dev"]), .brew(["libmicrohttpd"])]),
 
     // Runtime: what an app links.
     .target(name: "PlaceCore"),
@@ -44,7 +48,9 @@ let package = Package(
     // Executable.
     .executableTarget(
       name: "placeidx",
-      dependencies: ["PlaceIndex", "PlaceIndexBuilder", "PlaceIndexFormat", "PlaceCore"]),
+      dependencies: [
+        "PlaceIndex", "PlaceIndexBuilder", "PlaceIndexFormat", "PlaceCore", "CMicroHTTPD",
+      ]),
 
     // Benchmark harness (`make bench`): PlaceIndex beside an SQLite FTS5 + R*Tree peer. Only the
     // benchmark links SQLite.

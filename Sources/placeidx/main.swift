@@ -29,9 +29,16 @@ let usage = """
     placeidx verify FILE   (an index, or a packed .placeidx.tar from dist)
     placeidx dist --index FILE [-o DIR]   (index, manifest and ATTRIBUTION.txt in one tar:
                  DIR/NAME-fMAJOR.MINOR-dYYYYMMDDTHHMMSSZ.placeidx.tar; DIR is build/dist)
-    placeidx serve --index FILE [--index FILE…] [--host 127.0.0.1] [--port 8080] [--threads 2]
+    placeidx serve --index FILE [--index FILE…] [--host 127.0.0.1] [--port 8080] [--threads N]
+                 [--allow-remote] [--api-key-file FILE] [--max-connections 1000]
+                 [--max-per-client 500] [--timeout 10]
                  POST /v1/places:autocomplete (request JSON as in --jsonl), GET /v1/places/ID
-                 (field mask in an X-Goog-FieldMask header or ?fields=a,b; ?languageCode=xx)
+                 (field mask in an X-Goog-FieldMask header or ?fields=a,b; ?languageCode=xx),
+                 GET /healthz, GET / (the autocomplete widget), GET /widget.js. A host other
+                 than loopback needs --allow-remote (there is no authentication unless
+                 --api-key-file names a key, sent as X-Goog-Api-Key or ?key=). --timeout: the
+                 seconds a connection has for one whole request. SIGINT/SIGTERM stop it
+                 gracefully (requests in progress are answered).
     placeidx pluscode encode|decode|shorten|recover …
 
   REQUEST OPTIONS (query)
@@ -131,6 +138,9 @@ do {
 } catch let e as UsageError {
   printError("placeidx: \(e)")
   exit(2)
+} catch let e as ServeError {
+  printError("placeidx serve: \(e)")
+  exit(1)
 } catch let e as PlacesError {
   printError("placeidx: \(e.message)")
   exit(1)

@@ -134,6 +134,8 @@ struct ExtractResult: Codable, Sendable {
   var query: QueryFigures
   var quality: [QualityRow]
   var floors: [FloorRow]
+  /// `placeidx serve` under load (full runs with wrk installed; nil otherwise).
+  var serve: ServeLoadFigures?
   var targets: [TargetRecord]
 }
 
@@ -312,6 +314,14 @@ enum Harness {
     }
     let floors = FloorRow.rows(
       corpus: corpus, targets: targets, ours: oursOutcomes, peer: peerOutcomes)
+    var serve: ServeLoadFigures? = nil
+    if !o.quick && ServeLoad.available {
+      serve = try ServeLoad.run(
+        placeidx: o.placeidx, index: index, requests: requests, work: o.work,
+        inProcessRequestsPerSecond: ours1.figures(threads: 1).requestsPerSecond,
+        inProcessCPUMicrosPerRequest: cpuMicros(ours1.figures(threads: 1)),
+        progress: progress)
+    }
     return ExtractResult(
       name: name, file: (file as NSString).lastPathComponent, fileBytes: fileBytes,
       xmlBytes: xmlBytes, places: corpus.count,
@@ -320,7 +330,8 @@ enum Harness {
         xmllint: lint, xmllintBytesPerSecond: Double(xmlBytes) / max(lint.wall, 1e-3),
         wallRatio: ours.wall / max(lint.wall, 1e-3), decompress: decompress,
         peerSeconds: peerSeconds, pbf: pbf),
-      size: size, open: open, query: query, quality: quality, floors: floors, targets: records)
+      size: size, open: open, query: query, quality: quality, floors: floors, serve: serve,
+      targets: records)
   }
 
   static func rounded(_ v: Double) -> Double { (v * 1e6).rounded() / 1e6 }

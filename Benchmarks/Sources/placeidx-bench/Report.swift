@@ -204,6 +204,8 @@ enum Report {
     s += qualityTable(totalQuality(r))
     s += floorSection(r)
 
+    s += serveSection(r)
+
     s += "\n## Build\n\n"
     s += table(
       [
@@ -356,6 +358,46 @@ enum Report {
       s += "\n### \(e.name)\n\n"
       s += qualityTable(e.quality)
     }
+    return s
+  }
+}
+
+extension Report {
+  /// `placeidx serve` under load, when the run measured it.
+  static func serveSection(_ r: BenchResults) -> String {
+    let rows = r.extracts.compactMap { e in e.serve.map { (e.name, $0) } }
+    guard !rows.isEmpty else { return "" }
+    var s = "\n## Serving over HTTP (`placeidx serve`)\n\n"
+    s += """
+      wrk, 2 threads, keep-alive connections to `placeidx serve` on 127.0.0.1 over the same \
+      keystroke requests (JSON POST bodies), after a 2 s warm-up; in process is one thread, \
+      in process, the same requests. Ratio per core: HTTP requests/s ÷ cores ÷ in-process \
+      requests/s (wrk shares the cores). CPU per request is the server's CPU time over the \
+      requests it answered, beside the in-process run's: it does not move with the load. Then 50 slowloris connections and 10 clients sending \
+      200 KB of headers, while 40 probe requests on fresh connections are timed.
+
+
+      """
+    s += table(
+      [
+        "extract", "clients", "server threads", "requests/s HTTP / in process", "ratio per core",
+        "p50", "p99", "max", "errors", "CPU µs/request HTTP / in process", "RSS before → after",
+        "probes OK", "probe p50 / max",
+        "431s sent back",
+      ],
+      rows.map { name, f in
+        [
+          name, "\(f.clients) × \(Int(f.seconds)) s", "\(f.serverThreads)",
+          "\(rate(f.requestsPerSecond)) / \(rate(f.inProcessRequestsPerSecond))",
+          String(format: "%.2f", f.ratioPerCore), us(f.p50), us(f.p99), us(f.max), "\(f.errors)",
+          String(
+            format: "%.0f / %.0f", f.serverCPUMicrosPerRequest, f.inProcessCPUMicrosPerRequest),
+          "\(kib(f.rssBeforeKiB)) → \(kib(f.rssAfterKiB))",
+          "\(f.hostileProbesOK)/\(f.hostileProbes)",
+          String(format: "%.1f / %.1f ms", f.hostileProbeP50Ms, f.hostileProbeMaxMs),
+          "\(f.oversizedAnswered431)",
+        ]
+      })
     return s
   }
 }

@@ -16,12 +16,17 @@ let usage = """
     placeidx-bench tile EXTRACT.osm FACTOR OUT.osm
     placeidx-bench probe-open ours|peer PATH    (used by run: one open, as JSON)
     placeidx-bench read-extract PATH            (used by run: the extract reader alone)
+    placeidx-bench serve-load --index FILE [--placeidx BIN] [--seconds 20] [--clients 200]
+                              [--targets N] [--seed N] [--work DIR]
 
   run     builds an index and the peer's database for every extract, measures build, size,
           open, query latency and quality, writes results.md and results.json to --out
           (default Benchmarks). --quick: fewer targets, one build run.
   scale   tiles an extract to larger sizes and reports how build time, peak memory, index
           size and query p99 grow (scale.md, scale.json, scale.svg in --out).
+  serve-load  the load section of run alone, on one built index: placeidx serve under wrk
+          (loopback), beside the in-process rate; then probes under slowloris and oversized
+          headers. Prints the figures as JSON.
   tile    the synthetic-scale generator alone: FACTOR copies of an uncompressed extract,
           shifted side by side, with fresh ids.
   """
@@ -122,6 +127,16 @@ func main() throws {
   case "read-extract":
     guard o.positional.count == 1 else { throw HarnessError("read-extract PATH") }
     try Harness.readExtract(path: o.positional[0])
+  case "serve-load":
+    guard let index = o.values["index"] else { throw HarnessError("serve-load needs --index FILE") }
+    guard ServeLoad.available else {
+      throw HarnessError("serve-load needs wrk (apt-get install wrk)")
+    }
+    try ServeLoad.standalone(
+      placeidx: placeidx, index: absolute(index, root: root),
+      work: absolute(o.values["work"] ?? "build/bench", root: root),
+      seconds: try o.int("seconds") ?? 20, clients: try o.int("clients") ?? 200,
+      perCategory: try o.int("targets") ?? 60, seed: seed)
   case "probe-open":
     guard o.positional.count == 2 else { throw HarnessError("probe-open ours|peer PATH") }
     try Harness.probeOpen(system: o.positional[0], path: o.positional[1])
