@@ -58,13 +58,24 @@ struct ResolvedToken: Sendable {
   }
 }
 
-/// Edit distances for typo tolerance.
+/// Edit distances for typo tolerance, over Unicode scalars (a letter outside ASCII is one
+/// edit, as it is one letter of ``Ranking/allowedEdits(length:)``).
 enum TypoDistance {
-  /// The least Damerau–Levenshtein distance (adjacent transpositions count once) between
-  /// `query` and any prefix of `word`, or nil when it exceeds `limit`.
+  /// ``prefixDistance(_:_:limit:)-(_,[UInt32],_)`` between the scalars of two UTF-8 texts.
   static func prefixDistance(_ query: [UInt8], _ word: [UInt8], limit: Int) -> Int? {
+    prefixDistance(scalars(query), scalars(word), limit: limit)
+  }
+
+  /// The scalar values of UTF-8 `bytes`.
+  static func scalars(_ bytes: [UInt8]) -> [UInt32] {
+    String(decoding: bytes, as: UTF8.self).unicodeScalars.map(\.value)
+  }
+
+  /// The least Damerau–Levenshtein distance (adjacent transpositions count once) between
+  /// `query` and any prefix of `word` (scalar values), or nil when it exceeds `limit`.
+  static func prefixDistance(_ query: [UInt32], _ word: [UInt32], limit: Int) -> Int? {
     let m = query.count
-    // Only the first m + limit bytes of the word can take part in a prefix match.
+    // Only the first m + limit scalars of the word can take part in a prefix match.
     let n = min(word.count, m + limit)
     if m == 0 { return 0 }
     if n < m - limit || n == 0 { return nil }
