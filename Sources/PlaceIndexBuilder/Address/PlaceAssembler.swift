@@ -250,7 +250,7 @@ struct PlaceAssembler {
     // Category words, so that "pharmacy" or "Apotheke" alone finds pharmacies.
     if types.contains("establishment") || types.contains("point_of_interest") {
       for type in types where rules.vocabulary.group(of: type) != PlaceTypeVocabulary.genericGroup {
-        for word in synonyms.words(for: type) {
+        for word in synonyms.words(for: type, countryCode: admin.countryCode) {
           contextTerms.formUnion(memo.terms(for: word, abbreviated: false))
         }
       }
