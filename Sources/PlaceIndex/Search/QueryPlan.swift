@@ -16,10 +16,23 @@ struct QueryPlan: Sendable {
       let cut = scalars.index(scalars.startIndex, offsetBy: min(max(0, offset), scalars.count))
       text = String(scalars[..<cut])
     }
-    let all = Tokenizer.tokens(text).filter { !$0.text.isEmpty }
+    let found = Tokenizer.tokens(text).filter { !$0.text.isEmpty }
+    // "д. 5", "дом 5": the word for house before a housenumber is not part of the address.
+    let all = found.indices.compactMap { i in
+      let beforeNumber =
+        i + 1 < found.count
+        && found[i + 1].text.unicodeScalars.first.map { $0.value &- 0x30 < 10 } == true
+      return beforeNumber && Self.houseWords.contains(found[i].text) ? nil : found[i]
+    }
     tokens = all.map(\.text)
     lastIsFinished = all.last.map { $0.range.upperBound < text.unicodeScalars.count } ?? false
   }
+}
+
+extension QueryPlan {
+  /// Words for "house" typed before a housenumber (Russian "д.", "дом"; Ukrainian "буд."),
+  /// dropped from the query: addresses are indexed by the number alone.
+  static let houseWords: Set<String> = ["д", "дом", "буд"]
 }
 
 /// How one query token maps onto an index's dictionary.
