@@ -223,6 +223,17 @@ struct PlaceAssembler {
         names.append(LocalizedName(language: "", name: DataTable.trim(v)))
       }
     }
+    // A name in Cyrillic or Greek gets its Latin spelling as an alternative name (as OSM's
+    // name:ru-Latn), unless the data has one: the terms of alternative names need one.
+    let latinSpellings = Transliteration.latin(primary, countryCode: admin.countryCode)
+    if let first = latinSpellings.first, names.count < PlaceAssembler.maxNames,
+      !names.contains(where: { $0.language.hasSuffix("-Latn") })
+    {
+      names.append(
+        LocalizedName(
+          language: Transliteration.languageTag(primary, countryCode: admin.countryCode),
+          name: Transliteration.capitalized(first)))
+    }
     names.sort { ($0.language, $0.name) < ($1.language, $1.name) }
     // The format's per-place limits (docs/LIMITS.md): at most this many alternative names.
     if names.count > PlaceAssembler.maxNames {
@@ -244,6 +255,12 @@ struct PlaceAssembler {
     // Terms only the alternative names carry: they match, but rank below the primary name's.
     var altTerms = Set<String>()
     for n in names { altTerms.formUnion(memo.terms(for: n.name)) }
+    // Latin spellings of a name in Cyrillic or Greek, for queries typed on a Latin keyboard.
+    for text in nameTexts {
+      for spelling in Transliteration.latin(text, countryCode: admin.countryCode) {
+        altTerms.formUnion(memo.terms(for: spelling))
+      }
+    }
     altTerms.subtract(terms)
     var contextTerms = Set<String>()
     for text in contextTexts { contextTerms.formUnion(memo.terms(for: text)) }
