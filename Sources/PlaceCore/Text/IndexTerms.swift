@@ -49,7 +49,7 @@ public struct TokenTerms: Sendable, Hashable {
 ///
 /// A query token matches a place when it equals or is a prefix of one of these terms. Per
 /// token: the primary fold, the alternate fold when umlauts make it differ, housenumber parts
-/// ("3191/17" → "3191", "17"; "12a" → "12", "a"; "17к1" → "17", "1", "к1"; "2-я" → "я",
+/// ("3191/17" → "3191", "17"; "12a" → "12"; "17к1" → "17", "1", "к1"; "2-я" → "я",
 /// "2я"), the word after a short elision ("l'Église" →
 /// "eglise"), abbreviation variants both ways ("Main Street" → "st"; "Main St" → "street"),
 /// compound street words split and abbreviated ("Kanalstrasse" → "kanalstr", "kanal",
@@ -127,8 +127,8 @@ public enum IndexTerms {
   }
 
   /// Housenumber parts: the pieces between "/" and "-", and the digit runs of mixed pieces
-  /// (letter runs too when they are 3 or more long, such as "bis" of "12bis", or a letter
-  /// that ends the number, and a short letter run with the digits after it).
+  /// (letter runs too when they are 3 or more long, such as "bis" of "12bis", and a short
+  /// letter run with the digits after it).
   private static func addNumberParts(
     of primary: [Unicode.Scalar], to collector: inout TermCollector
   ) {
@@ -143,7 +143,8 @@ public enum IndexTerms {
     // A Russian ordinal ("2-я" of a street name): its ending and its glued form; not its
     // number, which a query's housenumber would otherwise match exactly.
     if pieces.count == 2, primary[pieces[1]].allSatisfy({ $0.value &- 0x400 < 0x100 }),
-      !pieces[0].isEmpty, !pieces[1].isEmpty, primary[pieces[0]].allSatisfy({ $0.value &- 0x30 < 10 })
+      !pieces[0].isEmpty, !pieces[1].isEmpty,
+      primary[pieces[0]].allSatisfy({ $0.value &- 0x30 < 10 })
     {
       collector.add(String(textScalars: primary[pieces[1]]), .segment(offset: pieces[1].lowerBound))
       collector.add(String(textScalars: primary[pieces[0]] + primary[pieces[1]]), .variant)
@@ -166,11 +167,11 @@ public enum IndexTerms {
       runs.append(runStart..<piece.upperBound)
       for (k, run) in runs.enumerated() {
         let isDigits = primary[run.lowerBound].value &- 0x30 < 10
-        // Letters after a number: 3 or more ("bis" of "12bis"), one that ends the piece
-        // ("a" of "1a", for "1 a"), or 1 to 3 before more digits, taken with them ("к1" of
-        // "17к1", for "17 к1").
+        // Letters after a number: 3 or more ("bis" of "12bis"), or 1 to 3 before more
+        // digits, taken with them ("к1" of "17к1", for "17 к1"). (The letter that ends "1a"
+        // is a context term of the address: PlaceAssembler.)
         let afterNumber = k > 0
-        if isDigits || run.count >= 3 || (afterNumber && run.count == 1 && k == runs.count - 1) {
+        if isDigits || run.count >= 3 {
           collector.add(String(textScalars: primary[run]), .segment(offset: run.lowerBound))
         }
         if !isDigits && afterNumber && run.count <= 3 && k + 1 < runs.count {

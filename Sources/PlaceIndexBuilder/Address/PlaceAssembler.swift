@@ -272,6 +272,11 @@ struct PlaceAssembler {
         }
       }
     }
+    // The letter that ends a housenumber ("a" of "1a"), so that "keskuskatu 1 a" finds it; as
+    // context, so that a one-letter query still finds names first.
+    if let housenumber, let letter = PlaceAssembler.endingLetter(of: housenumber) {
+      contextTerms.insert(letter)
+    }
     contextTerms.subtract(terms)
     contextTerms.subtract(altTerms)
     terms = terms.filter { $0.utf8.count <= PlaceAssembler.maxTermBytes }
@@ -287,6 +292,16 @@ struct PlaceAssembler {
     return AssembledPlace(
       record: record, types: types, terms: terms.sorted(), altTerms: altTerms.sorted(),
       contextTerms: contextTerms.sorted())
+  }
+
+  /// The folded letter that ends a housenumber glued to its digits ("a" of "1a", "б" of
+  /// "5б"), or nil.
+  static func endingLetter(of housenumber: String) -> String? {
+    let folded = Array(TextNormalizer.fold(housenumber).unicodeScalars)
+    guard folded.count >= 2, let last = folded.last, last.properties.isAlphabetic,
+      folded[folded.count - 2].value &- 0x30 < 10
+    else { return nil }
+    return String(last)
   }
 
   /// The housenumber, combining Czech conscription and street numbers as "3191/17".
