@@ -227,7 +227,7 @@ typealias TextTokenTriple = (String, Int, Int)
     ("language\tfull\tsuffix\n", 1, "abbreviations"),
     ("# c\nlanguage\tfull\tabbreviations\tsuffix\nen\tstreet\tst\n", 3, "fields"),
     ("language\tfull\tabbreviations\tsuffix\nen\tstreet\tst\tmaybe\n", 2, "suffix"),
-    ("language\tfull\tabbreviations\tsuffix\nit\tpiazza\tp.za\tno\n", 2, "one word"),
+    ("language\tfull\tabbreviations\tsuffix\nit\tpiazza\tp. za\tno\n", 2, "one word"),
     ("language\tfull\tabbreviations\tsuffix\nen\tmain street\tms\tno\n", 2, "one word"),
     ("language\tfull\tabbreviations\tsuffix\n\tstreet\tst\tno\n", 2, "language"),
   ])

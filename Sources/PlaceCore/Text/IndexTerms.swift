@@ -49,7 +49,8 @@ public struct TokenTerms: Sendable, Hashable {
 ///
 /// A query token matches a place when it equals or is a prefix of one of these terms. Per
 /// token: the primary fold, the alternate fold when umlauts make it differ, housenumber parts
-/// ("3191/17" → "3191", "17"; "12a" → "12"), the word after a short elision ("l'Église" →
+/// ("3191/17" → "3191", "17"; "12a" → "12"; "17к1" → "17", "1", "к1"; "2-я" → "я",
+/// "2я"), the word after a short elision ("l'Église" →
 /// "eglise"), abbreviation variants both ways ("Main Street" → "st"; "Main St" → "street"),
 /// compound street words split and abbreviated ("Kanalstrasse" → "kanalstr", "kanal",
 /// "strasse"; "Hauptstr." → "hauptstrasse"; "Yrjönkatu" → "yrjonk", "yrjon") and glued forms
@@ -126,7 +127,8 @@ public enum IndexTerms {
   }
 
   /// Housenumber parts: the pieces between "/" and "-", and the digit runs of mixed pieces
-  /// (letter runs too when they are 3 or more long, such as "bis" of "12bis").
+  /// (letter runs too when they are 3 or more long, such as "bis" of "12bis", and a short
+  /// letter run with the digits after it).
   private static func addNumberParts(
     of primary: [Unicode.Scalar], to collector: inout TermCollector
   ) {
@@ -138,6 +140,16 @@ public enum IndexTerms {
       start = offset + 1
     }
     pieces.append(start..<primary.count)
+    // A Russian ordinal ("2-я" of a street name): its ending and its glued form; not its
+    // number, which a query's housenumber would otherwise match exactly.
+    if pieces.count == 2, primary[pieces[1]].allSatisfy({ $0.value &- 0x400 < 0x100 }),
+      !pieces[0].isEmpty, !pieces[1].isEmpty,
+      primary[pieces[0]].allSatisfy({ $0.value &- 0x30 < 10 })
+    {
+      collector.add(String(textScalars: primary[pieces[1]]), .segment(offset: pieces[1].lowerBound))
+      collector.add(String(textScalars: primary[pieces[0]] + primary[pieces[1]]), .variant)
+      return
+    }
     for piece in pieces {
       if pieces.count > 1 && !piece.isEmpty {
         collector.add(String(textScalars: primary[piece]), .segment(offset: piece.lowerBound))
@@ -153,8 +165,20 @@ public enum IndexTerms {
       }
       guard runStart > piece.lowerBound else { continue }
       runs.append(runStart..<piece.upperBound)
-      for run in runs where primary[run.lowerBound].value &- 0x30 < 10 || run.count >= 3 {
-        collector.add(String(textScalars: primary[run]), .segment(offset: run.lowerBound))
+      for (k, run) in runs.enumerated() {
+        let isDigits = primary[run.lowerBound].value &- 0x30 < 10
+        // Letters after a number: 3 or more ("bis" of "12bis"), or 1 to 3 before more
+        // digits, taken with them ("к1" of "17к1", for "17 к1"). (The letter that ends "1a"
+        // is a context term of the address: PlaceAssembler.)
+        let afterNumber = k > 0
+        if isDigits || run.count >= 3 {
+          collector.add(String(textScalars: primary[run]), .segment(offset: run.lowerBound))
+        }
+        if !isDigits && afterNumber && run.count <= 3 && k + 1 < runs.count {
+          collector.add(
+            String(textScalars: primary[run.lowerBound..<piece.upperBound]),
+            .segment(offset: run.lowerBound))
+        }
       }
     }
   }
@@ -216,7 +240,8 @@ public enum IndexTerms {
   }
 
   /// A word glued to a following street word ("Kanal Strasse", "Karl-Marx-Str." →
-  /// "marxstrasse"), a number glued to a following letter or "bis"/"ter" ("12 a" → "12a").
+  /// "marxstrasse"), a number glued to a following letter, "bis"/"ter" or Russian block
+  /// ("12 a" → "12a", "17 к1" → "17к1").
   private static func addJoinedForms(
     of token: TextToken, primary: [Unicode.Scalar], next: TextToken, in scalars: [Unicode.Scalar],
     abbreviations: Abbreviations, to collector: inout TermCollector
@@ -239,9 +264,16 @@ public enum IndexTerms {
       return
     }
     if primary.allSatisfy({ $0.value &- 0x30 < 10 }) {
-      let nextScalars = nextText.unicodeScalars
-      let isLetter = nextScalars.count == 1 && nextScalars.first!.value &- 0x61 < 26
-      if isLetter || nextText == "bis" || nextText == "ter" || nextText == "quater" {
+      let nextScalars = Array(nextText.unicodeScalars)
+      let isLetter =
+        nextScalars.count == 1
+        && (nextScalars[0].value &- 0x61 < 26 || nextScalars[0].value &- 0x430 < 0x30)
+      // A Russian building or block after the number: "17 к1" (корпус), "17 с2" (строение).
+      let letters = nextScalars.prefix { $0.value &- 0x430 < 0x30 }
+      let isBlock =
+        (1...3).contains(letters.count) && nextScalars.count > letters.count
+        && nextScalars[letters.count...].allSatisfy { $0.value &- 0x30 < 10 }
+      if isLetter || isBlock || nextText == "bis" || nextText == "ter" || nextText == "quater" {
         collector.add(token.text + nextText, .joined)
       }
     }

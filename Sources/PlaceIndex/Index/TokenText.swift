@@ -30,6 +30,9 @@ struct TokenText: Sendable {
   }
 
   /// Ids of the tokens that hold `needle` past their first byte, in order, at most `limit`.
+  ///
+  /// The bytes are UTF-8: a needle starts with a lead byte, which no continuation byte
+  /// equals, so a match starts on a scalar boundary of its token, past its first letter.
   func tokens(holding needle: [UInt8], limit: Int) -> [Int] {
     guard let first = needle.first, !needle.contains(0) else { return [] }
     let n = needle.count

@@ -1,8 +1,9 @@
 import PlaceIndexFormat
 
 extension LoadedIndex {
-  /// Ids of the tokens that hold `token` past their first byte, in order, at most
-  /// ``Ranking/maxInfixCandidates``; empty for a word shorter than ``Ranking/infixMinimum`` scalars.
+  /// Ids of the tokens that hold `token` past their first letter, in order, at most
+  /// ``Ranking/maxInfixCandidates``; empty for a word shorter than ``Ranking/infixMinimum``
+  /// Unicode scalars (so that "акад" counts as the 4 letters it is, not as its 8 bytes).
   ///
   /// The last resort of a word that matches no token as typed, as a prefix or within typo
   /// distance: the end or middle of a compound ("bergerhaus" in "rheinbergerhaus",

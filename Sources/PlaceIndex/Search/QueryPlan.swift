@@ -16,10 +16,23 @@ struct QueryPlan: Sendable {
       let cut = scalars.index(scalars.startIndex, offsetBy: min(max(0, offset), scalars.count))
       text = String(scalars[..<cut])
     }
-    let all = Tokenizer.tokens(text).filter { !$0.text.isEmpty }
+    let found = Tokenizer.tokens(text).filter { !$0.text.isEmpty }
+    // "д. 5", "дом 5": the word for house before a housenumber is not part of the address.
+    let all = found.indices.compactMap { i in
+      let beforeNumber =
+        i + 1 < found.count
+        && found[i + 1].text.unicodeScalars.first.map { $0.value &- 0x30 < 10 } == true
+      return beforeNumber && Self.houseWords.contains(found[i].text) ? nil : found[i]
+    }
     tokens = all.map(\.text)
     lastIsFinished = all.last.map { $0.range.upperBound < text.unicodeScalars.count } ?? false
   }
+}
+
+extension QueryPlan {
+  /// Words for "house" typed before a housenumber (Russian "д.", "дом"; Ukrainian "буд."),
+  /// dropped from the query: addresses are indexed by the number alone.
+  static let houseWords: Set<String> = ["д", "дом", "буд"]
 }
 
 /// How one query token maps onto an index's dictionary.
@@ -58,13 +71,24 @@ struct ResolvedToken: Sendable {
   }
 }
 
-/// Edit distances for typo tolerance.
+/// Edit distances for typo tolerance, over Unicode scalars (a letter outside ASCII is one
+/// edit, as it is one letter of ``Ranking/allowedEdits(length:)``).
 enum TypoDistance {
-  /// The least Damerau–Levenshtein distance (adjacent transpositions count once) between
-  /// `query` and any prefix of `word`, or nil when it exceeds `limit`.
+  /// ``prefixDistance(_:_:limit:)-(_,[UInt32],_)`` between the scalars of two UTF-8 texts.
   static func prefixDistance(_ query: [UInt8], _ word: [UInt8], limit: Int) -> Int? {
+    prefixDistance(scalars(query), scalars(word), limit: limit)
+  }
+
+  /// The scalar values of UTF-8 `bytes`.
+  static func scalars(_ bytes: [UInt8]) -> [UInt32] {
+    String(decoding: bytes, as: UTF8.self).unicodeScalars.map(\.value)
+  }
+
+  /// The least Damerau–Levenshtein distance (adjacent transpositions count once) between
+  /// `query` and any prefix of `word` (scalar values), or nil when it exceeds `limit`.
+  static func prefixDistance(_ query: [UInt32], _ word: [UInt32], limit: Int) -> Int? {
     let m = query.count
-    // Only the first m + limit bytes of the word can take part in a prefix match.
+    // Only the first m + limit scalars of the word can take part in a prefix match.
     let n = min(word.count, m + limit)
     if m == 0 { return 0 }
     if n < m - limit || n == 0 { return nil }

@@ -5,16 +5,18 @@ extension LoadedIndex {
   ///
   /// The same set as ``TypoDistance/prefixDistance(_:_:limit:)`` over every token with the
   /// token's first letter, computed as a walk of the sorted dictionary: the distance table
-  /// is kept column by column (one column per word byte), so a word reuses the columns of the
-  /// prefix it shares with the word before it, and once every entry of two adjacent columns
-  /// exceeds the limit, the words that share that prefix are skipped without computing any.
+  /// is kept column by column (one column per Unicode scalar of the word, so that a letter
+  /// outside ASCII is one edit as it is one letter of the budget), a word reuses the columns
+  /// of the scalars it shares with the word before it, and once every entry of two adjacent
+  /// columns exceeds the limit, the words that share that prefix are skipped without
+  /// computing any.
   func typoCandidates(_ token: String, excluding range: Range<Int>) throws -> [Int] {
-    let query = Array(token.utf8)
-    let limit = Ranking.allowedEdits(length: token.unicodeScalars.count)
+    let query = token.unicodeScalars.map(\.value)
+    let limit = Ranking.allowedEdits(length: query.count)
     guard limit > 0, let first = token.unicodeScalars.first else { return [] }
     let firstRange = try tokens.prefixRange(String(first))
     guard !firstRange.isEmpty else { return [] }
-    var walk = TypoWalk(query: query, limit: limit)
+    var walk = TypoWalk(scalars: query, limit: limit)
     var out: [Int] = []
     var next = firstRange.lowerBound
     while next < firstRange.upperBound && out.count < Ranking.maxTypoCandidates {
@@ -35,8 +37,8 @@ extension LoadedIndex {
         if walk.matches(word, shared: run) {
           out.append(id)
         } else if walk.deadDepth > 0 && walk.deadDepth <= Ranking.typoSkipDepth {
-          // Every later word that shares the dead prefix fails too: jump past them.
-          var prefix = Array(word[0..<walk.deadDepth])
+          // Every later word that shares the dead prefix (its bytes) fails too: jump past them.
+          var prefix = Array(word[0..<walk.deadBytes])
           prefix[prefix.count - 1] &+= 1
           skipTo = prefix
           return false
@@ -51,30 +53,51 @@ extension LoadedIndex {
 
 /// The distance table of one query against a run of sorted words, reused across the prefix
 /// that consecutive words share (the Levenshtein walk of a trie, over a sorted list).
+///
+/// Distances count Unicode scalars: the words come as UTF-8 bytes and are decoded as they are
+/// walked. The bytes a word shares with the one before may end inside a scalar; only the
+/// scalars whose bytes are all shared keep their columns.
 struct TypoWalk {
-  /// After ``matches(_:)`` returned false: the length of the candidate's prefix past which no
-  /// word can come back within the limit, or 0.
+  /// After ``matches(_:shared:)`` returned false: the number of the candidate's scalars past
+  /// which no word can come back within the limit, or 0.
   private(set) var deadDepth = 0
-  /// The query's bytes.
-  private let query: [UInt8]
+  /// The bytes of those ``deadDepth`` scalars (the byte prefix the dead words share), or 0.
+  private(set) var deadBytes = 0
+  /// The query's scalars.
+  private let query: [UInt32]
   /// Edits allowed.
   private let limit: Int
   /// Rows per column (query length + 1).
   private let rows: Int
-  /// Most word bytes that take part in a prefix match (query length + limit).
+  /// Most word scalars that take part in a prefix match (query length + limit).
   private let maxColumns: Int
-  /// Column `j` (the table against the first `j` word bytes), `rows` entries each.
+  /// Column `j` (the table against the first `j` word scalars), `rows` entries each.
   private var table: [Int32]
   /// Per column: the least last-row entry over columns 0...j (the best prefix distance so far).
   private var best: [Int32]
   /// Per column: the least entry of the column.
   private var columnMin: [Int32]
-  /// Columns computed past column 0 (valid for the first `computed` bytes of the candidate
+  /// The scalars of the candidate asked last (the first ``decoded`` of them).
+  private var word: [UInt32]
+  /// `ends[j]`: the byte offset just past scalar `j - 1` of that candidate (`ends[0]` is 0).
+  private var ends: [Int]
+  /// `reach[k]`: the bytes from `ends[k]` on that decoding scalar `k` looked at (more than it
+  /// takes for a sequence cut short): the scalar is the same in a word that shares them.
+  private var reach: [Int]
+  /// Scalars of that candidate decoded.
+  private var decoded = 0
+  /// Columns computed past column 0 (valid for the first `computed` scalars of the candidate
   /// asked last).
   private var computed = 0
 
-  /// Prepares the walk of `query` with `limit` edits.
+  /// Prepares the walk of `query` (UTF-8) with `limit` edits.
   init(query: [UInt8], limit: Int) {
+    self.init(
+      scalars: String(decoding: query, as: UTF8.self).unicodeScalars.map(\.value), limit: limit)
+  }
+
+  /// Prepares the walk of the query given as its scalar values, with `limit` edits.
+  init(scalars query: [UInt32], limit: Int) {
     self.query = query
     self.limit = limit
     rows = query.count + 1
@@ -82,28 +105,75 @@ struct TypoWalk {
     table = Array(repeating: 0, count: rows * (maxColumns + 1))
     best = Array(repeating: 0, count: maxColumns + 1)
     columnMin = Array(repeating: 0, count: maxColumns + 1)
+    word = Array(repeating: 0, count: maxColumns)
+    ends = Array(repeating: 0, count: maxColumns + 1)
+    reach = Array(repeating: 0, count: maxColumns + 1)
     for i in 0..<rows { table[i] = Int32(min(i, limit + 1)) }
     best[0] = Int32(min(query.count, limit + 1))
     columnMin[0] = 0
   }
 
-  /// Whether some prefix of `candidate` is within the limit of the query; `shared` is the
-  /// length of the prefix it shares with the candidate asked before (0 when unknown).
-  mutating func matches(_ candidate: borrowing [UInt8], shared sharedWithPrevious: Int) -> Bool {
+  /// The scalar that starts at byte `at` of `bytes`, the bytes it takes and the bytes its
+  /// lead byte announces. A byte that starts no well-formed sequence (a damaged dictionary)
+  /// stands for itself, as a value no query scalar has.
+  @inline(__always)
+  static func scalar(at: Int, in bytes: borrowing [UInt8]) -> (
+    value: UInt32, length: Int, reach: Int
+  ) {
+    let lead = bytes[at]
+    if lead < 0x80 { return (UInt32(lead), 1, 1) }
+    let length = lead >= 0xF8 ? 1 : lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC0 ? 2 : 1
+    let invalid = (value: 0x11_0000 | UInt32(lead), length: 1, reach: length)
+    guard length > 1, at + length <= bytes.count else { return invalid }
+    var value = UInt32(lead) & (0x7F >> length)
+    for k in 1..<length {
+      let b = bytes[at + k]
+      guard b & 0xC0 == 0x80 else { return invalid }
+      value = value << 6 | UInt32(b & 0x3F)
+    }
+    return (value, length, length)
+  }
+
+  /// Whether some prefix of `candidate` (UTF-8) is within the limit of the query; `shared` is
+  /// the length in bytes of the prefix it shares with the candidate asked before (0 when
+  /// unknown).
+  mutating func matches(_ candidate: borrowing [UInt8], shared sharedBytes: Int) -> Bool {
     // Reset first: an early answer below must not leave the previous candidate's depth (an
     // empty candidate, which a damaged dictionary can hold, has no prefix to skip past).
     deadDepth = 0
-    let n = min(candidate.count, maxColumns)
+    deadBytes = 0
     if query.isEmpty { return true }
-    if n == 0 { return false }
-    // Columns already computed for the shared prefix stay valid.
-    let shared = min(sharedWithPrevious, computed, n)
+    if candidate.isEmpty {
+      decoded = 0
+      computed = 0
+      return false
+    }
+    // The scalars whose bytes (all those their decoding read) lie in the shared prefix are
+    // the previous candidate's.
+    var shared = 0
+    let limitBytes = min(sharedBytes, candidate.count)
+    while shared < computed && reach[shared] + ends[shared] <= limitBytes { shared += 1 }
+    // Decode the rest (as far as a prefix match can reach).
+    var count = shared
+    var at = ends[shared]
+    while count < maxColumns && at < candidate.count {
+      let s = Self.scalar(at: at, in: candidate)
+      word[count] = s.value
+      reach[count] = s.reach
+      at += s.length
+      count += 1
+      ends[count] = at
+    }
+    decoded = count
+    let n = count
     // A dead column pair inside the shared prefix: nothing past it can come back.
     var j = 1
     while j <= shared {
       if j >= 2 && columnMin[j] > limit && columnMin[j - 1] > limit {
+        computed = j
         if best[j] <= limit { return true }
         deadDepth = j
+        deadBytes = ends[j]
         return false
       }
       j += 1
@@ -115,7 +185,7 @@ struct TypoWalk {
     return table.withUnsafeMutableBufferPointer { t in
       var column = shared + 1
       while column <= n {
-        let w = candidate[column - 1]
+        let w = word[column - 1]
         let base = column * rows
         let previous = base - rows
         // Only the band |i - column| <= limit can hold entries within the limit; the cells
@@ -130,7 +200,7 @@ struct TypoWalk {
             let q = query[i - 1]
             var v = min(t[previous + i] + 1, t[base + i - 1] + 1)
             v = min(v, t[previous + i - 1] + (q == w ? 0 : 1))
-            if i > 1 && column > 1 && q == candidate[column - 2] && query[i - 2] == w {
+            if i > 1 && column > 1 && q == word[column - 2] && query[i - 2] == w {
               v = min(v, t[previous - rows + i - 2] + 1)
             }
             v = min(v, cap)
@@ -144,6 +214,7 @@ struct TypoWalk {
         if column >= 2 && low > limit32 && columnMin[column - 1] > limit32 {
           if best[column] <= limit32 { return true }
           deadDepth = column
+          deadBytes = ends[column]
           return false
         }
         column += 1

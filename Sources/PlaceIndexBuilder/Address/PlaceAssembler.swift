@@ -223,6 +223,17 @@ struct PlaceAssembler {
         names.append(LocalizedName(language: "", name: DataTable.trim(v)))
       }
     }
+    // A name in Cyrillic or Greek gets its Latin spelling as an alternative name (as OSM's
+    // name:ru-Latn), unless the data has one: the terms of alternative names need one.
+    let latinSpellings = Transliteration.latin(primary, countryCode: admin.countryCode)
+    if let first = latinSpellings.first, names.count < PlaceAssembler.maxNames,
+      !names.contains(where: { $0.language.hasSuffix("-Latn") })
+    {
+      names.append(
+        LocalizedName(
+          language: Transliteration.languageTag(primary, countryCode: admin.countryCode),
+          name: Transliteration.capitalized(first)))
+    }
     names.sort { ($0.language, $0.name) < ($1.language, $1.name) }
     // The format's per-place limits (docs/LIMITS.md): at most this many alternative names.
     if names.count > PlaceAssembler.maxNames {
@@ -244,16 +255,27 @@ struct PlaceAssembler {
     // Terms only the alternative names carry: they match, but rank below the primary name's.
     var altTerms = Set<String>()
     for n in names { altTerms.formUnion(memo.terms(for: n.name)) }
+    // Latin spellings of a name in Cyrillic or Greek, for queries typed on a Latin keyboard.
+    for text in nameTexts {
+      for spelling in Transliteration.latin(text, countryCode: admin.countryCode) {
+        altTerms.formUnion(memo.terms(for: spelling))
+      }
+    }
     altTerms.subtract(terms)
     var contextTerms = Set<String>()
     for text in contextTexts { contextTerms.formUnion(memo.terms(for: text)) }
     // Category words, so that "pharmacy" or "Apotheke" alone finds pharmacies.
     if types.contains("establishment") || types.contains("point_of_interest") {
       for type in types where rules.vocabulary.group(of: type) != PlaceTypeVocabulary.genericGroup {
-        for word in synonyms.words(for: type) {
+        for word in synonyms.words(for: type, countryCode: admin.countryCode) {
           contextTerms.formUnion(memo.terms(for: word, abbreviated: false))
         }
       }
+    }
+    // The letter that ends a housenumber ("a" of "1a"), so that "keskuskatu 1 a" finds it; as
+    // context, so that a one-letter query still finds names first.
+    if let housenumber, let letter = PlaceAssembler.endingLetter(of: housenumber) {
+      contextTerms.insert(letter)
     }
     contextTerms.subtract(terms)
     contextTerms.subtract(altTerms)
@@ -270,6 +292,16 @@ struct PlaceAssembler {
     return AssembledPlace(
       record: record, types: types, terms: terms.sorted(), altTerms: altTerms.sorted(),
       contextTerms: contextTerms.sorted())
+  }
+
+  /// The folded letter that ends a housenumber glued to its digits ("a" of "1a", "б" of
+  /// "5б"), or nil.
+  static func endingLetter(of housenumber: String) -> String? {
+    let folded = Array(TextNormalizer.fold(housenumber).unicodeScalars)
+    guard folded.count >= 2, let last = folded.last, last.properties.isAlphabetic,
+      folded[folded.count - 2].value &- 0x30 < 10
+    else { return nil }
+    return String(last)
   }
 
   /// The housenumber, combining Czech conscription and street numbers as "3191/17".
