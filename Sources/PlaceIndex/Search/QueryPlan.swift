@@ -47,7 +47,7 @@ struct ResolvedToken: Sendable {
   /// Total postings over the range (capped) and the typos, to pick the cheapest token to drive
   /// the search.
   var cost: Int
-  /// Bytes typed (folded UTF-8).
+  /// Letters typed (Unicode scalars of the folded word).
   var typedLength = 0
   /// Whether ``typos`` are the tokens the word lies inside (it matches nothing else).
   var infixOnly = false

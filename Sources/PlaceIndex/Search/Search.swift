@@ -221,7 +221,7 @@ extension LoadedIndex {
     }
     return ResolvedToken(
       range: range, exact: try tokens.exactID(t, inPrefixRange: range), typos: typos, cost: cost,
-      typedLength: t.utf8.count, infixOnly: infixOnly, rangeCost: rangeCost)
+      typedLength: t.unicodeScalars.count, infixOnly: infixOnly, rangeCost: rangeCost)
   }
 
   /// Scores the places of the drivers' postings that match all words but exactly `missing`,

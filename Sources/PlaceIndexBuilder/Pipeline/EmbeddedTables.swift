@@ -16,9 +16,9 @@ public enum EmbeddedTables {
       #   suffix         yes if the full form also appears glued to the end of compound words
       #                  (German "strasse" in "Kanalstrasse", Finnish "katu" in "Yrjönkatu")
       #
-      # Every value is folded with TextNormalizer when loaded and must be a single word: an
-      # abbreviation written with an inner period, such as Italian "p.za" or "v.le", is tokenized
-      # as two words in place names and cannot be listed here.
+      # Every value is folded with TextNormalizer when loaded and must be a single word. An
+      # abbreviation written with an inner period after its first letter, such as Italian "p.za"
+      # or "v.le", is one word (the period is dropped: "pza", "vle"), in place names as here.
       # A one-letter abbreviation glued to a compound ("Yrjönk.") is recognized only before a period.
       language	full	abbreviations	suffix
       # English
@@ -85,9 +85,10 @@ public enum EmbeddedTables {
       pl	plac	pl	no
       # Italian
       it	via	v	no
-      it	piazza	p,pza	no
-      it	corso	c	no
-      it	largo	lgo	no
+      it	piazza	p,pza,p.za,p.zza	no
+      it	viale	v.le	no
+      it	corso	c,c.so	no
+      it	largo	lgo,l.go	no
       # Spanish
       es	calle	c,cl	no
       es	avenida	av,avda	no
@@ -99,6 +100,33 @@ public enum EmbeddedTables {
       nl	laan	ln	yes
       nl	plein	pln	yes
       nl	gracht	gr	yes
+      # Portuguese
+      pt	rua	r	no
+      pt	avenida	av	no
+      pt	praca	pç,pça,p.ça	no
+      pt	travessa	tv,trav	no
+      pt	alameda	al	no
+      pt	estrada	estr	no
+      pt	rodovia	rod	no
+      # Catalan
+      ca	carrer	c	no
+      ca	avinguda	av,avda	no
+      ca	placa	pl,pça	no
+      ca	passeig	pg	no
+      # Russian
+      ru	улица	ул	no
+      ru	проспект	пр,просп	no
+      ru	переулок	пер	no
+      ru	площадь	пл	no
+      ru	шоссе	ш	no
+      ru	бульвар	б,бул	no
+      ru	набережная	наб	no
+      # Ukrainian
+      uk	вулиця	вул	no
+      uk	проспект	просп	no
+      uk	провулок	пров	no
+      uk	площа	пл	no
+      uk	бульвар	бул	no
 
       """##
     ),
@@ -1624,15 +1652,27 @@ public enum EmbeddedTables {
       # a category query without a name finds such places, nearest first with an origin.
       # Columns: type (a vocabulary type), language, words (comma-separated).
       type	language	words
+      airport	ca	aeroport
       airport	cs	letiště
+      airport	da	lufthavn
       airport	de	flughafen
       airport	es	aeropuerto
       airport	fi	lentoasema,lentokenttä
       airport	fr	aéroport
       airport	it	aeroporto
+      airport	ja	空港
       airport	nl	luchthaven
+      airport	no	flyplass,lufthavn
+      airport	pl	lotnisko
+      airport	pt	aeroporto
+      airport	ru	аэропорт
       airport	sv	flygplats
+      airport	tr	havalimanı,havaalanı
+      airport	uk	аеропорт
+      airport	zh	机场
+      atm	ca	caixer
       atm	cs	bankomat
+      atm	da	pengeautomat,hæveautomat
       atm	de	geldautomat,bankomat
       atm	en	cash machine,cashpoint
       atm	es	cajero
@@ -1640,33 +1680,68 @@ public enum EmbeddedTables {
       atm	fr	distributeur
       atm	it	bancomat
       atm	nl	geldautomaat
+      atm	no	minibank
+      atm	pl	bankomat
+      atm	pt	multibanco,caixa eletrônico
+      atm	ru	банкомат
       atm	sv	bankomat,uttagsautomat
-      bakery	cs	pekárna
-      bakery	de	bäckerei,bäcker
-      bakery	en	baker
-      bakery	es	panadería
-      bakery	fi	leipomo
-      bakery	fr	boulangerie
-      bakery	it	panetteria,panificio
-      bakery	nl	bakkerij
-      bakery	sv	bageri
+      atm	tr	bankamatik
+      atm	uk	банкомат
+      atm	zh	取款机,自动取款机
+      bakery	ca	forn,fleca
+      bakery	cs	pekárna,pekárny
+      bakery	da	bager,bageri
+      bakery	de	bäckerei,bäcker,bäckereien
+      bakery	en	baker,bakeries
+      bakery	es	panadería,panaderías
+      bakery	fi	leipomo,leipomot
+      bakery	fr	boulangerie,boulangeries
+      bakery	it	panetteria,panificio,panetterie
+      bakery	ja	パン屋,ベーカリー
+      bakery	nl	bakkerij,bakker,bakkerijen
+      bakery	no	bakeri,baker
+      bakery	pl	piekarnia,piekarnie
+      bakery	pt	padaria,padarias
+      bakery	ru	пекарня,пекарни,булочная
+      bakery	sv	bageri,bagerier
+      bakery	tr	fırın,pastane
+      bakery	uk	пекарня,пекарні
+      bakery	zh	面包店
+      bank	ca	banc
       bank	cs	banka
-      bank	de	bank,sparkasse
-      bank	es	banco
+      bank	da	bank
+      bank	de	bank,sparkasse,banken
+      bank	en	banks
+      bank	es	banco,bancos
       bank	fi	pankki
-      bank	fr	banque
-      bank	it	banca
+      bank	fr	banque,banques
+      bank	it	banca,banche
+      bank	ja	銀行
       bank	nl	bank
+      bank	no	bank
+      bank	pl	bank
+      bank	pt	banco
+      bank	ru	банк
       bank	sv	bank
+      bank	tr	banka
+      bank	uk	банк
+      bank	zh	银行
+      bar	ca	bars
       bar	cs	hospoda
       bar	de	kneipe,lokal
-      bar	en	pub
-      bar	es	bar
-      bar	fi	baari
+      bar	en	pub,bars
+      bar	es	bar,bares
+      bar	fi	baari,baarit
       bar	fr	bar
       bar	it	bar
+      bar	ja	バー,居酒屋
       bar	nl	kroeg
+      bar	pl	bary
+      bar	pt	bar,bares
+      bar	ru	бар,бары
       bar	sv	bar
+      bar	uk	бар,бари
+      bar	zh	酒吧
       barber_shop	de	friseur
       barber_shop	en	barber
       barber_shop	fi	parturi
@@ -1682,33 +1757,68 @@ public enum EmbeddedTables {
       bus_station	en	bus
       bus_station	fi	linja-autoasema
       bus_station	sv	busstation
+      bus_stop	ca	parada,autobús
       bus_stop	cs	zastávka
+      bus_stop	da	stoppested,bus
       bus_stop	de	bushaltestelle,haltestelle,bus
       bus_stop	en	bus
-      bus_stop	es	parada
+      bus_stop	es	parada,autobús
       bus_stop	fi	bussipysäkki,pysäkki
       bus_stop	fr	arrêt de bus
-      bus_stop	it	fermata
-      bus_stop	nl	bushalte
+      bus_stop	it	fermata,autobus
+      bus_stop	ja	バス停
+      bus_stop	nl	bushalte,halte
+      bus_stop	no	holdeplass,bussholdeplass
+      bus_stop	pl	przystanek,autobus
+      bus_stop	pt	parada,paragem,ônibus
+      bus_stop	ru	остановка,автобус
       bus_stop	sv	busshållplats,hållplats
+      bus_stop	tr	durak,otobüs
+      bus_stop	uk	зупинка,автобус
+      bus_stop	zh	公交站,巴士站
       butcher_shop	de	metzgerei,metzger,fleischerei
       butcher_shop	en	butcher
       butcher_shop	fi	lihakauppa
       butcher_shop	nl	slager
       butcher_shop	sv	slakteri
-      cafe	cs	kavárna
-      cafe	de	kaffee,café,kaffeehaus
-      cafe	en	coffee,coffeehouse
-      cafe	es	cafetería
-      cafe	fi	kahvila
-      cafe	fr	café
-      cafe	it	caffè,bar
-      cafe	nl	koffiehuis
-      cafe	sv	kafé,kafe
+      cafe	ca	cafè,cafeteria
+      cafe	cs	kavárna,kavárny
+      cafe	da	café,caféer
+      cafe	de	kaffee,café,kaffeehaus,cafés
+      cafe	en	coffee,coffeehouse,cafes
+      cafe	es	cafetería,café,cafeterías
+      cafe	fi	kahvila,kahvilat
+      cafe	fr	café,cafés
+      cafe	it	caffè,bar,caffetteria
+      cafe	ja	カフェ,喫茶店
+      cafe	nl	koffiehuis,café,koffie
+      cafe	no	kafé,kafe
+      cafe	pl	kawiarnia,kawiarnie
+      cafe	pt	café,cafeteria,cafés
+      cafe	ru	кафе,кофейня,кофейни
+      cafe	sv	kafé,kafe,kaféer
+      cafe	tr	kafe,kahve,kahvehane
+      cafe	uk	кафе,кав'ярня,кав'ярні
+      cafe	zh	咖啡馆,咖啡厅,咖啡
+      campground	ca	càmping
+      campground	cs	kemp
+      campground	da	campingplads
       campground	de	campingplatz,camping
       campground	en	camping,campsite
+      campground	es	camping
       campground	fi	leirintäalue
+      campground	fr	camping
+      campground	it	campeggio
+      campground	ja	キャンプ場
+      campground	nl	camping
+      campground	no	campingplass
+      campground	pl	kemping,camping
+      campground	pt	camping,campismo
+      campground	ru	кемпинг
       campground	sv	camping
+      campground	tr	kamp
+      campground	uk	кемпінг
+      campground	zh	露营地
       car_repair	de	autowerkstatt,werkstatt,garage
       car_repair	en	garage,mechanic
       car_repair	fi	autokorjaamo,korjaamo
@@ -1716,14 +1826,25 @@ public enum EmbeddedTables {
       car_repair	it	officina
       car_repair	nl	garage
       car_repair	sv	bilverkstad
+      church	ca	església
       church	cs	kostel
-      church	de	kirche
-      church	es	iglesia
+      church	da	kirke
+      church	de	kirche,kirchen
+      church	en	churches
+      church	es	iglesia,iglesias
       church	fi	kirkko
-      church	fr	église
-      church	it	chiesa
+      church	fr	église,églises
+      church	it	chiesa,chiese
+      church	ja	教会
       church	nl	kerk
+      church	no	kirke
+      church	pl	kościół
+      church	pt	igreja
+      church	ru	церковь,храм
       church	sv	kyrka
+      church	tr	kilise
+      church	uk	церква,храм
+      church	zh	教堂
       city_hall	cs	radnice
       city_hall	de	rathaus,gemeindeamt,gemeindehaus
       city_hall	en	town hall
@@ -1746,27 +1867,62 @@ public enum EmbeddedTables {
       coffee_shop	fr	café
       coffee_shop	it	caffè
       coffee_shop	sv	kafé
+      convenience_store	ca	botiga,queviures
+      convenience_store	cs	večerka,obchod
+      convenience_store	da	kiosk,døgnkiosk
       convenience_store	de	kiosk,laden
       convenience_store	en	corner shop,deli
+      convenience_store	es	tienda,ultramarinos
       convenience_store	fi	kioski,lähikauppa
+      convenience_store	fr	épicerie,supérette
+      convenience_store	it	alimentari,minimarket
+      convenience_store	ja	コンビニ
+      convenience_store	nl	buurtwinkel,winkel
+      convenience_store	no	kiosk,nærbutikk
+      convenience_store	pl	sklep,sklepy
+      convenience_store	pt	loja,mercearia
+      convenience_store	ru	магазин,минимаркет
       convenience_store	sv	kiosk,närbutik
+      convenience_store	tr	bakkal
+      convenience_store	uk	магазин,мінімаркет
+      convenience_store	zh	便利店
+      dentist	ca	dentista
       dentist	cs	zubař
+      dentist	da	tandlæge
       dentist	de	zahnarzt
       dentist	es	dentista
       dentist	fi	hammaslääkäri
       dentist	fr	dentiste
       dentist	it	dentista
+      dentist	ja	歯科,歯医者
       dentist	nl	tandarts
+      dentist	no	tannlege
+      dentist	pl	dentysta,stomatolog
+      dentist	pt	dentista
+      dentist	ru	стоматология,стоматолог
       dentist	sv	tandläkare
+      dentist	tr	diş hekimi
+      dentist	uk	стоматологія,стоматолог
+      dentist	zh	牙科,牙医
+      doctor	ca	metge
       doctor	cs	lékař
-      doctor	de	arzt,ärztin,praxis
-      doctor	en	physician,gp,clinic
-      doctor	es	médico
+      doctor	da	læge
+      doctor	de	arzt,ärztin,praxis,ärzte
+      doctor	en	physician,gp,clinic,doctors
+      doctor	es	médico,clínica
       doctor	fi	lääkäri
-      doctor	fr	médecin
+      doctor	fr	médecin,médecins
       doctor	it	medico
+      doctor	ja	医者,クリニック,診療所
       doctor	nl	huisarts
+      doctor	no	lege,legekontor
+      doctor	pl	lekarz,przychodnia
+      doctor	pt	médico,clínica
+      doctor	ru	врач,поликлиника
       doctor	sv	läkare
+      doctor	tr	doktor
+      doctor	uk	лікар,поліклініка
+      doctor	zh	诊所
       electric_vehicle_charging_station	de	ladestation,ladesäule
       electric_vehicle_charging_station	en	ev charging,charger
       electric_vehicle_charging_station	fi	latausasema
@@ -1775,10 +1931,20 @@ public enum EmbeddedTables {
       electronics_store	en	electronics
       electronics_store	fi	elektroniikka
       electronics_store	sv	elektronik
+      fast_food_restaurant	da	grillbar
       fast_food_restaurant	de	imbiss
       fast_food_restaurant	en	fast food,takeaway
+      fast_food_restaurant	es	comida rápida
       fast_food_restaurant	fi	pikaruoka
+      fast_food_restaurant	ja	ファストフード
+      fast_food_restaurant	nl	snackbar,cafetaria
+      fast_food_restaurant	no	gatekjøkken
+      fast_food_restaurant	pt	lanchonete,lanchonetes
+      fast_food_restaurant	ru	фастфуд
       fast_food_restaurant	sv	snabbmat
+      fast_food_restaurant	tr	büfe
+      fast_food_restaurant	uk	фастфуд
+      fast_food_restaurant	zh	快餐
       ferry_terminal	de	fähre,schiffsanlegestelle
       ferry_terminal	en	ferry
       ferry_terminal	fi	lautta,lauttaterminaali
@@ -1795,15 +1961,25 @@ public enum EmbeddedTables {
       florist	fr	fleuriste
       florist	nl	bloemist
       florist	sv	blomsteraffär
+      gas_station	ca	gasolinera
       gas_station	cs	čerpací stanice
+      gas_station	da	tankstation,benzinstation
       gas_station	de	tankstelle
       gas_station	en	petrol station,fuel,petrol
       gas_station	es	gasolinera
       gas_station	fi	huoltoasema,bensiiniasema
       gas_station	fr	station-service
       gas_station	it	distributore,benzinaio
+      gas_station	ja	ガソリンスタンド
       gas_station	nl	tankstation
+      gas_station	no	bensinstasjon
+      gas_station	pl	stacja paliw
+      gas_station	pt	posto,gasolina
+      gas_station	ru	азс,заправка
       gas_station	sv	bensinstation,mack
+      gas_station	tr	benzinlik,akaryakıt
+      gas_station	uk	азс,заправка
+      gas_station	zh	加油站
       grocery_store	de	lebensmittel
       grocery_store	en	grocery,groceries
       grocery_store	fi	ruokakauppa
@@ -1826,37 +2002,101 @@ public enum EmbeddedTables {
       hardware_store	en	diy
       hardware_store	fi	rautakauppa
       hardware_store	sv	järnhandel
+      hospital	ca	hospital,hospitals
       hospital	cs	nemocnice
-      hospital	de	krankenhaus,spital,klinik
-      hospital	es	hospital
-      hospital	fi	sairaala
-      hospital	fr	hôpital
-      hospital	it	ospedale
-      hospital	nl	ziekenhuis
+      hospital	da	hospital,sygehus
+      hospital	de	krankenhaus,spital,klinik,krankenhäuser
+      hospital	en	hospitals
+      hospital	es	hospital,hospitales
+      hospital	fi	sairaala,sairaalat
+      hospital	fr	hôpital,hôpitaux
+      hospital	it	ospedale,ospedali
+      hospital	ja	病院
+      hospital	nl	ziekenhuis,ziekenhuizen
+      hospital	no	sykehus
+      hospital	pl	szpital,szpitale
+      hospital	pt	hospital,hospitais
+      hospital	ru	больница,больницы,госпиталь
       hospital	sv	sjukhus
+      hospital	tr	hastane
+      hospital	uk	лікарня,лікарні
+      hospital	zh	医院
+      hostel	ca	alberg
+      hostel	cs	ubytovna
+      hostel	da	vandrerhjem
       hostel	de	jugendherberge,herberge
+      hostel	es	albergue
       hostel	fi	hostelli
+      hostel	fr	auberge
+      hostel	it	ostello
+      hostel	ja	ホステル
+      hostel	nl	jeugdherberg
+      hostel	no	vandrerhjem
+      hostel	pl	schronisko
+      hostel	pt	albergue
+      hostel	ru	хостел
       hostel	sv	vandrarhem
+      hostel	uk	хостел
+      hostel	zh	青年旅舍
+      hotel	ca	hotel,hotels
       hotel	cs	hotel
-      hotel	de	hotel,gasthof
-      hotel	es	hotel
-      hotel	fi	hotelli
-      hotel	fr	hôtel
-      hotel	it	albergo
+      hotel	da	hotel,hoteller
+      hotel	de	hotel,gasthof,hotels
+      hotel	en	hotels
+      hotel	es	hotel,hoteles
+      hotel	fi	hotelli,hotellit
+      hotel	fr	hôtel,hôtels
+      hotel	it	albergo,alberghi,hotel
+      hotel	ja	ホテル
       hotel	nl	hotel
+      hotel	no	hotell
+      hotel	pl	hotel,hotele
+      hotel	pt	hotel,hotéis,pousada
+      hotel	ru	гостиница,гостиницы,отель
       hotel	sv	hotell
+      hotel	tr	otel
+      hotel	uk	готель,готелі
+      hotel	zh	酒店,宾馆
       ice_cream_shop	de	eis,eisdiele,glace
       ice_cream_shop	en	ice cream,gelato
       ice_cream_shop	fi	jäätelö
       ice_cream_shop	sv	glass
+      library	ca	biblioteca
       library	cs	knihovna
+      library	da	bibliotek
       library	de	bibliothek,bücherei
       library	es	biblioteca
       library	fi	kirjasto
       library	fr	bibliothèque
       library	it	biblioteca
+      library	ja	図書館
       library	nl	bibliotheek
+      library	no	bibliotek
+      library	pl	biblioteka
+      library	pt	biblioteca
+      library	ru	библиотека
       library	sv	bibliotek
+      library	tr	kütüphane
+      library	uk	бібліотека
+      library	zh	图书馆
+      mosque	ca	mesquita
+      mosque	cs	mešita
+      mosque	da	moské
+      mosque	de	moschee
+      mosque	es	mezquita
+      mosque	fi	moskeija
+      mosque	fr	mosquée
+      mosque	it	moschea
+      mosque	ja	モスク
+      mosque	nl	moskee
+      mosque	no	moské
+      mosque	pl	meczet
+      mosque	pt	mesquita
+      mosque	ru	мечеть
+      mosque	sv	moské
+      mosque	tr	cami
+      mosque	uk	мечеть
+      mosque	zh	清真寺
       movie_theater	cs	kino
       movie_theater	de	kino
       movie_theater	en	movie theater,movies,cinema
@@ -1866,14 +2106,25 @@ public enum EmbeddedTables {
       movie_theater	it	cinema
       movie_theater	nl	bioscoop
       movie_theater	sv	biograf,bio
+      museum	ca	museu
       museum	cs	muzeum
+      museum	da	museum
       museum	de	museum
-      museum	es	museo
+      museum	en	museums
+      museum	es	museo,museos
       museum	fi	museo
-      museum	fr	musée
-      museum	it	museo
+      museum	fr	musée,musées
+      museum	it	museo,musei
+      museum	ja	博物館
       museum	nl	museum
+      museum	no	museum
+      museum	pl	muzeum
+      museum	pt	museu,museus
+      museum	ru	музей
       museum	sv	museum
+      museum	tr	müze
+      museum	uk	музей
+      museum	zh	博物馆
       park	cs	park
       park	de	park
       park	es	parque
@@ -1882,15 +2133,25 @@ public enum EmbeddedTables {
       park	it	parco
       park	nl	park
       park	sv	park
+      parking	ca	aparcament
       parking	cs	parkoviště
+      parking	da	parkering,parkeringsplads
       parking	de	parkplatz,parkhaus
       parking	en	car park,parking lot
-      parking	es	aparcamiento
+      parking	es	aparcamiento,estacionamiento
       parking	fi	pysäköinti,parkkipaikka
       parking	fr	parking
-      parking	it	parcheggio
+      parking	it	parcheggio,parcheggi
+      parking	ja	駐車場
       parking	nl	parkeerplaats
+      parking	no	parkering,parkeringsplass
+      parking	pl	parking
+      parking	pt	estacionamento
+      parking	ru	парковка,стоянка
       parking	sv	parkering
+      parking	tr	otopark
+      parking	uk	парковка,стоянка
+      parking	zh	停车场
       performing_arts_theater	cs	divadlo
       performing_arts_theater	de	theater
       performing_arts_theater	en	theatre
@@ -1899,15 +2160,25 @@ public enum EmbeddedTables {
       performing_arts_theater	it	teatro
       performing_arts_theater	nl	theater
       performing_arts_theater	sv	teater
-      pharmacy	cs	lékárna
-      pharmacy	de	apotheke
-      pharmacy	en	chemist,drugstore
-      pharmacy	es	farmacia
-      pharmacy	fi	apteekki
-      pharmacy	fr	pharmacie
-      pharmacy	it	farmacia
-      pharmacy	nl	apotheek
+      pharmacy	ca	farmàcia,farmàcies
+      pharmacy	cs	lékárna,lékárny
+      pharmacy	da	apotek
+      pharmacy	de	apotheke,apotheken
+      pharmacy	en	chemist,drugstore,pharmacies
+      pharmacy	es	farmacia,farmacias
+      pharmacy	fi	apteekki,apteekit
+      pharmacy	fr	pharmacie,pharmacies
+      pharmacy	it	farmacia,farmacie
+      pharmacy	ja	薬局,ドラッグストア
+      pharmacy	nl	apotheek,apotheken
+      pharmacy	no	apotek
+      pharmacy	pl	apteka,apteki
+      pharmacy	pt	farmácia,farmácias,drogaria
+      pharmacy	ru	аптека,аптеки
       pharmacy	sv	apotek
+      pharmacy	tr	eczane
+      pharmacy	uk	аптека,аптеки
+      pharmacy	zh	药店,药房
       pizza_restaurant	de	pizzeria,pizza
       pizza_restaurant	en	pizzeria,pizza
       pizza_restaurant	fi	pizzeria
@@ -1916,7 +2187,10 @@ public enum EmbeddedTables {
       place_of_worship	de	kirche,kapelle
       place_of_worship	en	church,chapel
       place_of_worship	fi	kirkko
+      place_of_worship	ru	храм
       place_of_worship	sv	kyrka
+      place_of_worship	uk	храм
+      place_of_worship	zh	寺庙
       playground	cs	hřiště
       playground	de	spielplatz
       playground	fi	leikkipuisto,leikkikenttä
@@ -1933,20 +2207,44 @@ public enum EmbeddedTables {
       police	it	polizia,carabinieri
       police	nl	politie
       police	sv	polis
+      post_office	ca	correus
       post_office	cs	pošta
+      post_office	da	posthus
       post_office	de	post,postamt,postfiliale
       post_office	en	post
       post_office	es	correos
       post_office	fi	posti
       post_office	fr	poste
       post_office	it	posta,ufficio postale
+      post_office	ja	郵便局
       post_office	nl	postkantoor
+      post_office	no	postkontor
+      post_office	pl	poczta
+      post_office	pt	correios
+      post_office	ru	почта
       post_office	sv	post,postkontor
+      post_office	tr	postane,ptt
+      post_office	uk	пошта
+      post_office	zh	邮局
+      preschool	ca	guarderia
+      preschool	cs	školka
+      preschool	da	børnehave
       preschool	de	kindergarten,kita
       preschool	en	nursery,preschool
+      preschool	es	guardería
       preschool	fi	päiväkoti
-      preschool	nl	kleuterschool
+      preschool	fr	maternelle,crèche
+      preschool	it	asilo
+      preschool	ja	幼稚園,保育園
+      preschool	nl	kleuterschool,kinderopvang
+      preschool	no	barnehage
+      preschool	pl	przedszkole
+      preschool	pt	creche
+      preschool	ru	детский сад,детсад
       preschool	sv	daghem,förskola
+      preschool	tr	anaokulu,kreş
+      preschool	uk	дитячий садок
+      preschool	zh	幼儿园
       primary_school	de	volksschule,grundschule,primarschule
       primary_school	en	school
       primary_school	fi	ala-aste,koulu
@@ -1961,23 +2259,44 @@ public enum EmbeddedTables {
       public_bathroom	en	restroom,wc,toilet
       public_bathroom	fi	wc,vessa
       public_bathroom	sv	toalett
+      restaurant	ca	restaurant,restaurants
       restaurant	cs	restaurace
+      restaurant	da	restauranter
       restaurant	de	gasthaus,gaststätte,wirtshaus
-      restaurant	en	food,eatery
-      restaurant	es	restaurante
-      restaurant	fi	ravintola
+      restaurant	en	food,eatery,restaurants
+      restaurant	es	restaurante,restaurantes
+      restaurant	fi	ravintola,ravintolat
       restaurant	fr	restaurant
-      restaurant	it	ristorante,trattoria
+      restaurant	it	ristorante,trattoria,ristoranti
+      restaurant	ja	レストラン,食堂
       restaurant	nl	restaurant
-      restaurant	sv	restaurang
-      school	cs	škola
-      school	de	schule
-      school	es	escuela,colegio
-      school	fi	koulu
-      school	fr	école
-      school	it	scuola
-      school	nl	school
-      school	sv	skola
+      restaurant	no	restauranter
+      restaurant	pl	restauracja,restauracje
+      restaurant	pt	restaurante,restaurantes
+      restaurant	ru	ресторан,рестораны
+      restaurant	sv	restaurang,restauranger
+      restaurant	tr	restoran,lokanta
+      restaurant	uk	ресторан,ресторани
+      restaurant	zh	餐厅,饭店,餐馆
+      school	ca	escola
+      school	cs	škola,školy
+      school	da	skole,skoler
+      school	de	schule,schulen
+      school	en	schools
+      school	es	escuela,colegio,escuelas
+      school	fi	koulu,koulut
+      school	fr	école,écoles
+      school	it	scuola,scuole
+      school	ja	学校
+      school	nl	school,scholen
+      school	no	skole,skoler
+      school	pl	szkoła,szkoły
+      school	pt	escola,escolas
+      school	ru	школа,школы
+      school	sv	skola,skolor
+      school	tr	okul
+      school	uk	школа,школи
+      school	zh	学校
       secondary_school	de	gymnasium,realschule,oberschule
       secondary_school	en	school,high school
       secondary_school	fi	lukio,koulu
@@ -1986,15 +2305,62 @@ public enum EmbeddedTables {
       shoe_store	en	shoes
       shoe_store	fi	kenkäkauppa
       shoe_store	sv	skor
-      supermarket	cs	supermarket,potraviny
-      supermarket	de	supermarkt,lebensmittel
-      supermarket	en	grocery,groceries
-      supermarket	es	supermercado
-      supermarket	fi	supermarket,kauppa,ruokakauppa
-      supermarket	fr	supermarché
-      supermarket	it	supermercato
-      supermarket	nl	supermarkt
-      supermarket	sv	mataffär,livsmedel
+      shopping_mall	ca	centre comercial
+      shopping_mall	cs	obchodní centrum
+      shopping_mall	da	indkøbscenter
+      shopping_mall	de	einkaufszentrum
+      shopping_mall	en	mall,shopping centre,shopping center
+      shopping_mall	es	centro comercial
+      shopping_mall	fi	kauppakeskus
+      shopping_mall	fr	centre commercial
+      shopping_mall	it	centro commerciale
+      shopping_mall	ja	ショッピングモール
+      shopping_mall	nl	winkelcentrum
+      shopping_mall	no	kjøpesenter
+      shopping_mall	pl	centrum handlowe,galeria
+      shopping_mall	pt	shopping,centro comercial
+      shopping_mall	ru	торговый центр,тц
+      shopping_mall	sv	köpcentrum
+      shopping_mall	tr	avm,alışveriş merkezi
+      shopping_mall	uk	торговий центр,тц
+      shopping_mall	zh	购物中心,商场
+      subway_station	ca	metro
+      subway_station	cs	metro
+      subway_station	da	metro
+      subway_station	en	subway,metro,underground
+      subway_station	es	metro
+      subway_station	fi	metro
+      subway_station	fr	métro
+      subway_station	it	metropolitana,metro
+      subway_station	ja	地下鉄
+      subway_station	nl	metro
+      subway_station	no	t-bane
+      subway_station	pl	metro
+      subway_station	pt	metrô,metro
+      subway_station	ru	метро
+      subway_station	sv	tunnelbana
+      subway_station	tr	metro
+      subway_station	uk	метро
+      subway_station	zh	地铁
+      supermarket	ca	supermercat,supermercats
+      supermarket	cs	supermarket,potraviny,supermarkety
+      supermarket	da	supermarked,supermarkeder
+      supermarket	de	supermarkt,lebensmittel,supermärkte
+      supermarket	en	grocery,groceries,supermarkets
+      supermarket	es	supermercado,supermercados
+      supermarket	fi	supermarket,kauppa,ruokakauppa,supermarketit
+      supermarket	fr	supermarché,supermarchés
+      supermarket	it	supermercato,supermercati
+      supermarket	ja	スーパー,スーパーマーケット
+      supermarket	nl	supermarkt,supermarkten
+      supermarket	no	supermarked,matbutikk,dagligvare
+      supermarket	pl	supermarket,supermarkety
+      supermarket	pt	supermercado,supermercados,mercado
+      supermarket	ru	супермаркет,супермаркеты,продукты
+      supermarket	sv	mataffär,livsmedel,matbutik,snabbköp
+      supermarket	tr	süpermarket,market
+      supermarket	uk	супермаркет,супермаркети,продукти
+      supermarket	zh	超市,超级市场
       swimming_pool	de	schwimmbad,hallenbad,freibad
       swimming_pool	en	pool,swimming
       swimming_pool	fi	uimahalli
@@ -2002,28 +2368,59 @@ public enum EmbeddedTables {
       swimming_pool	it	piscina
       swimming_pool	nl	zwembad
       swimming_pool	sv	simhall
+      tourist_information_center	ca	turisme
+      tourist_information_center	da	turistinformation
       tourist_information_center	de	touristeninformation,information
       tourist_information_center	en	tourist information,information
+      tourist_information_center	es	turismo
       tourist_information_center	fi	matkailuneuvonta
+      tourist_information_center	fr	tourisme
+      tourist_information_center	it	informazioni turistiche
+      tourist_information_center	ja	観光案内所
+      tourist_information_center	nl	vvv,toeristeninformatie
+      tourist_information_center	no	turistinformasjon
+      tourist_information_center	pl	informacja turystyczna
+      tourist_information_center	pt	turismo
       tourist_information_center	sv	turistinformation
+      tourist_information_center	zh	游客中心
+      train_station	ca	estació
       train_station	cs	nádraží
-      train_station	de	bahnhof,bahn
+      train_station	da	banegård,station,tog
+      train_station	de	bahnhof,bahn,bahnhöfe
       train_station	en	railway station,station,train
-      train_station	es	estación
+      train_station	es	estación,tren
       train_station	fi	rautatieasema,asema
-      train_station	fr	gare
-      train_station	it	stazione
-      train_station	nl	station
+      train_station	fr	gare,gares
+      train_station	it	stazione,treno
+      train_station	ja	駅
+      train_station	nl	station,treinstation
+      train_station	no	jernbanestasjon,stasjon,tog
+      train_station	pl	dworzec,stacja
+      train_station	pt	estação,trem,comboio
+      train_station	ru	вокзал,станция
       train_station	sv	järnvägsstation,station
+      train_station	tr	gar,istasyon,tren
+      train_station	uk	вокзал,станція
+      train_station	zh	火车站
+      university	ca	universitat
       university	cs	univerzita
+      university	da	universitet
       university	de	universität,hochschule
       university	en	college
       university	es	universidad
       university	fi	yliopisto
       university	fr	université
       university	it	università
+      university	ja	大学
       university	nl	universiteit
+      university	no	universitet
+      university	pl	uniwersytet
+      university	pt	universidade
+      university	ru	университет
       university	sv	universitet
+      university	tr	üniversite
+      university	uk	університет
+      university	zh	大学
       veterinary_care	de	tierarzt
       veterinary_care	en	vet,veterinarian
       veterinary_care	fi	eläinlääkäri
