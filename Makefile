@@ -47,11 +47,11 @@ $(BIN): $(SOURCES) $(EMBEDDED)
 	$(SWIFT) build $(RELEASE) --product placeidx
 	@touch $@
 
-# The data tables compiled into placeidx (Scripts/embed-tables.sh), regenerated when one changes.
+# The data tables compiled into placeidx (Data/embed-tables.sh), regenerated when one changes.
 tables: $(EMBEDDED)
 
-$(EMBEDDED): $(TABLES) Scripts/embed-tables.sh
-	sh Scripts/embed-tables.sh $@
+$(EMBEDDED): $(TABLES) Data/embed-tables.sh
+	sh Data/embed-tables.sh $@
 
 index: build/indexes/$(PIPELINE).placeidx
 
@@ -92,9 +92,9 @@ test: deps tables
 	    || { cat build/example-app.log; exit 1; }; fi
 	@mkdir -p build; rm -f build/test.status; \
 	{ PLACEINDEX_SHARED="$(abspath $(SHARED))" $(SWIFT) test -c release --skip-build --disable-xctest 2>&1; \
-	  echo $$? >build/test.status; } | tee build/test.log | awk -f Scripts/test-filter.awk; \
+	  echo $$? >build/test.status; } | tee build/test.log | awk -f Tests/Scripts/test-filter.awk; \
 	status=$$(cat build/test.status); \
-	SWIFT="$(SWIFT)" sh Scripts/test-summary.sh build/test.log "$(SHARED)" || status=1; exit $$status
+	SWIFT="$(SWIFT)" sh Tests/Scripts/test-summary.sh build/test.log "$(SHARED)" || status=1; exit $$status
 
 test-deps:
 	@$(MAKE) --no-print-directory deps PACKAGES="$(TEST_PACKAGES)"
@@ -134,7 +134,7 @@ install: $(STATIC_BIN) static-check
 	  $(DESTDIR)$(PREFIX)/share/bash-completion/completions
 	install -s -m 755 $(STATIC_BIN) $(DESTDIR)$(PREFIX)/bin/placeidx
 	install -m 644 docs/placeidx.1 $(DESTDIR)$(PREFIX)/share/man/man1/placeidx.1
-	install -m 644 Scripts/placeidx.bash $(DESTDIR)$(PREFIX)/share/bash-completion/completions/placeidx
+	install -m 644 docs/placeidx.bash $(DESTDIR)$(PREFIX)/share/bash-completion/completions/placeidx
 	@echo "installed $(DESTDIR)$(PREFIX)/bin/placeidx ($$($(DESTDIR)$(PREFIX)/bin/placeidx --version | head -1))"
 
 uninstall:

@@ -3,7 +3,7 @@
 # the shared data (real OSM extracts, plus-code reference data), read from the full log. Swift
 # Testing reports every test of a skipped suite on a line of its own; the suites' own lines are
 # not counted. With CI=true, a test skipped for lack of the shared data fails the run.
-#   sh Scripts/test-summary.sh LOG SHARED
+#   sh Tests/Scripts/test-summary.sh LOG SHARED
 set -u
 log=$1
 shared=$2
