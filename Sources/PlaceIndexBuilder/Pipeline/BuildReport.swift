@@ -9,6 +9,10 @@ public struct BuildReport: Sendable {
   /// What the XML stage read.
   public var read = OSMReadStatistics()
   var collect = ElementCollector.Counts()
+  /// Ids that came more than once, per kind: nodes, ways, relations (the later one is kept).
+  public var duplicateIDs: (nodes: Int, ways: Int, relations: Int) {
+    (collect.duplicateNodes, collect.duplicateWays, collect.duplicateRelations)
+  }
   var assemble = PlaceAssembler.Counts()
   /// Admin and place areas usable for point-in-polygon.
   public var adminAreas = 0
@@ -38,7 +42,8 @@ public struct BuildReport: Sendable {
     var out = [
       "extract   \(extract)",
       "elements  \(read.nodes) nodes, \(read.ways) ways, \(read.relations) relations (\(read.xmlBytes) XML bytes, \(read.skippedElements) skipped)",
-      "missing   \(collect.missingNodeRefs) node refs in ways, \(collect.missingNodeMembers) node / \(collect.missingWayMembers) way / \(collect.missingRelationMembers) relation members; \(collect.waysWithoutGeometry) ways without geometry; \(collect.duplicateElements) duplicate and \(collect.negativeIDs) negative ids",
+      "missing   \(collect.missingNodeRefs) node refs in ways, \(collect.missingNodeMembers) node / \(collect.missingWayMembers) way / \(collect.missingRelationMembers) relation members; \(collect.waysWithoutGeometry) ways without geometry; \(collect.negativeIDs) negative ids",
+      "duplicate \(collect.duplicateNodes) node, \(collect.duplicateWays) way, \(collect.duplicateRelations) relation ids (the later element kept)",
       "places    \(places) (\(assemble.routesMerged) street ways merged into routes, \(assemble.streetPartsSkipped) sidewalks and crossings left out, \(assemble.unmapped) named places without a mapped type)",
       "admin     \(adminAreas) boundary areas; country \(pct(assemble.withCountry)), locality \(pct(assemble.withLocality)), full address \(pct(assemble.withFullAddress))",
       "index     \(output): \(indexBytes) bytes, \(tokens) tokens, \(String(format: "%.1f", places == 0 ? 0 : Double(indexBytes) / Double(places))) bytes/place"

@@ -18,6 +18,12 @@ public struct IndexBuilder {
     /// Write one index per country into the folder `output` (`<output>/<cc>.placeidx`,
     /// `ZZ` for places without a country) instead of one index.
     public var splitByCountry = false
+    /// The folder for the build's temporary files (node locations and way geometry, about
+    /// 16 bytes per node and 8 per way node): nil for `TMPDIR`, else the output's folder.
+    /// They are unlinked as soon as they are created, so no exit leaves them behind.
+    public var temporaryDirectory: String? = nil
+    /// For tests: fail as a full disk would after this many bytes of temporary files.
+    var temporaryByteLimit: Int64? = nil
 
     /// Creates options.
     public init(extract: String, output: String, options: [String] = []) {
@@ -71,7 +77,9 @@ public struct IndexBuilder {
   private func assemble(
     _ options: Options, started start: ContinuousClock.Instant, into report: inout BuildReport
   ) throws -> [AssembledPlace] {
-    let collector = ElementCollector()
+    let collector = try ElementCollector(
+      spill: SpillSettings(
+        directory: temporaryDirectory(options), byteLimit: options.temporaryByteLimit))
     let reader = OSMExtractReader(path: options.extract)
     report.read = try reader.read(into: collector, progress: options.progress)
     collector.finish()
@@ -109,6 +117,18 @@ public struct IndexBuilder {
       license: IndexCompiler.license)
     try ArtifactWriter.write([(image, path), (try manifest.encoded(), path + ".json")])
     return (image.count, tokenCount, sha)
+  }
+
+  /// The folder for temporary files: the option, else `TMPDIR`, else the output's folder
+  /// (created if needed, as the output's is anyway).
+  private func temporaryDirectory(_ options: Options) -> String {
+    if let dir = options.temporaryDirectory { return dir }
+    if let dir = ProcessInfo.processInfo.environment["TMPDIR"], !dir.isEmpty { return dir }
+    let folder =
+      options.splitByCountry
+      ? options.output : URL(fileURLWithPath: options.output).deletingLastPathComponent().path
+    try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    return folder
   }
 
   private func seconds(_ d: Duration) -> Double {
