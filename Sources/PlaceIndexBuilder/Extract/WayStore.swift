@@ -1,5 +1,5 @@
 /// Way geometries (resolved node positions), kept in temporary files for assembling relations
-/// later: the points in one file (8 bytes each, after an 8-byte count), the id → offset table
+/// later: the points in one file (8 bytes each, after a 16-byte header holding their count), the id → offset table
 /// in a ``RecordLog`` (16 bytes per way).
 ///
 /// A way id that comes again keeps its last geometry, in or out of order, with no slow path:
@@ -33,7 +33,9 @@ final class WayStore {
     }
     try index.append(id: id, value: points.size)
     try points.append(Int64(p.count), 0)
-    try p.withUnsafeBytes { try points.append($0.baseAddress!, count: $0.count) }
+    if !p.isEmpty {
+      try p.withUnsafeBytes { try points.append($0.baseAddress!, count: $0.count) }
+    }
   }
 
   /// Ends the appends (sorting the index if needed); lookups may follow.
@@ -56,13 +58,13 @@ final class WayStore {
     let o = Int(offset)
     let n = Int(Int64(littleEndian: base.load(fromByteOffset: o, as: Int64.self)))
     var drop = false
-    for page in (o / 4096)...((o + 8 + 8 * n - 1) / 4096) where pages.touch(page) { drop = true }
+    for page in (o / 4096)...((o + 16 + 8 * n - 1) / 4096) where pages.touch(page) { drop = true }
     if drop { points.dropResidentPages() }
     var out: [(Int32, Int32)] = []
     out.reserveCapacity(n)
     for k in 0..<n {
-      let lat = Int32(littleEndian: base.load(fromByteOffset: o + 8 + 8 * k, as: Int32.self))
-      let lon = Int32(littleEndian: base.load(fromByteOffset: o + 12 + 8 * k, as: Int32.self))
+      let lat = Int32(littleEndian: base.load(fromByteOffset: o + 16 + 8 * k, as: Int32.self))
+      let lon = Int32(littleEndian: base.load(fromByteOffset: o + 20 + 8 * k, as: Int32.self))
       out.append((lat, lon))
     }
     return out
