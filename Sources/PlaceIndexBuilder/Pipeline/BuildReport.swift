@@ -28,6 +28,8 @@ public struct BuildReport: Sendable {
   public var readSeconds = 0.0
   /// Seconds for the whole build.
   public var seconds = 0.0
+  /// Each stage's time, CPU and memory at its end.
+  public var stages: [BuildStage] = []
 
   /// Places in the index.
   public var places: Int { assemble.places }
@@ -51,6 +53,13 @@ public struct BuildReport: Sendable {
       "time      \(String(format: "%.2f", seconds)) s (reading \(String(format: "%.2f", readSeconds)) s)",
     ]
     for s in shards { out.append("shard     \(s.country): \(s.path), \(s.places) places") }
+    if verbose {
+      for s in stages {
+        out.append(
+          "stage     \(s.name): \(String(format: "%.2f", s.seconds)) s, \(String(format: "%.2f", s.cpuSeconds)) s CPU; then \(s.rssAnonKiB / 1024) MiB anonymous, peak RSS \(s.peakRSSKiB / 1024) MiB"
+        )
+      }
+    }
     if verbose {
       out.append("unmapped  top tag combinations of named places without a type:")
       for (k, v) in assemble.unmappedCombinations.sorted(by: {

@@ -45,7 +45,8 @@ public struct IndexBuilder {
     let clock = ContinuousClock()
     let start = clock.now
     var report = BuildReport(extract: options.extract, output: options.output)
-    let places = try assemble(options, started: start, into: &report)
+    var meter = StageMeter()
+    let places = try assemble(options, started: start, into: &report, meter: &meter)
     guard !places.isEmpty else { throw BuildError.noPlaces(path: options.extract) }
 
     let source = URL(fileURLWithPath: options.extract).lastPathComponent
@@ -56,26 +57,30 @@ public struct IndexBuilder {
       for code in groups.keys.sorted() {
         let path = (options.output as NSString).appendingPathComponent("\(code).placeidx")
         let written = try write(
-          groups[code]!, to: path, source: source, report: report, options: options)
+          groups[code]!, to: path, source: source, report: report, options: options,
+          meter: &meter)
         report.shards.append((code, path, groups[code]!.count))
         report.tokens += written.tokens
         report.indexBytes += written.bytes
       }
     } else {
       let written = try write(
-        places, to: options.output, source: source, report: report, options: options)
+        consume places, to: options.output, source: source, report: report, options: options,
+        meter: &meter)
       report.tokens = written.tokens
       report.indexBytes = written.bytes
       report.sha256 = written.sha256
     }
     report.seconds = seconds(clock.now - start)
+    report.stages = meter.stages
     return report
   }
 
   /// Reads the extract and assembles its places. The node and way geometry and the elements'
   /// tags end with this call, before the compile stage needs its own memory.
   private func assemble(
-    _ options: Options, started start: ContinuousClock.Instant, into report: inout BuildReport
+    _ options: Options, started start: ContinuousClock.Instant, into report: inout BuildReport,
+    meter: inout StageMeter
   ) throws -> [AssembledPlace] {
     let collector = try ElementCollector(
       spill: SpillSettings(
@@ -85,24 +90,28 @@ public struct IndexBuilder {
     collector.finish()
     report.collect = collector.counts
     report.readSeconds = seconds(ContinuousClock.now - start)
+    meter.end("read")
     let resolver = AdminResolver(
       areas: collector.areas, elements: collector.elements, countries: tables.countries)
     report.adminAreas = resolver.areaCount
+    meter.end("admin")
     let assembler = PlaceAssembler(
       rules: tables.rules, resolver: resolver, countries: tables.countries,
       abbreviations: tables.abbreviations, synonyms: tables.synonyms)
     let (places, counts) = assembler.assemble(collector.takeElements())
     report.assemble = counts
+    meter.end("assemble")
     return places
   }
 
   /// Compiles `places` and writes the index and its manifest atomically: index first, then
   /// the manifest, so that a manifest never describes a file that is not there.
   private func write(
-    _ places: [AssembledPlace], to path: String, source: String, report: BuildReport,
-    options: Options
+    _ places: consuming [AssembledPlace], to path: String, source: String, report: BuildReport,
+    options: Options, meter: inout StageMeter
   ) throws -> (bytes: Int, tokens: Int, sha256: String) {
     let optionsText = options.options.joined(separator: " ")
+    let placeCount = places.count
     let (image, tokenCount) = try IndexCompiler.compile(
       places, source: source, timestamp: report.read.newestTimestamp, options: optionsText,
       vocabularyTSV: tables.vocabularyTSV, abbreviationsTSV: tables.abbreviationsTSV)
@@ -112,10 +121,12 @@ public struct IndexBuilder {
       dataVersion: Manifest.DataVersion(
         source: source, timestamp: report.read.newestTimestamp,
         optionsHash: String(fnv1a64(optionsText), radix: 16)),
-      counts: Manifest.Counts(places: places.count, tokens: tokenCount),
+      counts: Manifest.Counts(places: placeCount, tokens: tokenCount),
       sha256: sha, size: image.count, attribution: IndexCompiler.attribution,
       license: IndexCompiler.license)
+    meter.end("compile")
     try ArtifactWriter.write([(image, path), (try manifest.encoded(), path + ".json")])
+    meter.end("write")
     return (image.count, tokenCount, sha)
   }
 
