@@ -17,8 +17,10 @@ final class NodeStore {
     self.pageLimit = pageLimit
   }
 
-  /// 256 MiB of 4 KiB pages.
-  static let defaultPageLimit = 65_536
+  /// 64 MiB of 4 KiB pages per mapped file: what a tiled or regional extract's ways look up
+  /// at a time is far less (the nodes of one area), and pages handed back are read again from
+  /// the page cache, not from disk.
+  static let defaultPageLimit = 16_384
 
   /// Nodes stored (each id once).
   var count: Int { log.count + late.count }
