@@ -57,7 +57,7 @@ import Testing
           : randomPoint(&random, near: centres[random.below(centres.count)], spread: 3_000_000)
         centres.append(centre)
         let radius = Int32(k % 37 == 0 ? 300_000_000 : 100_000 + random.below(5_000_000))
-        let edges = k % 3 == 0 ? 400 + random.below(2_000) : 5 + random.below(40)
+        let edges = k % 3 == 0 ? 200 + random.below(800) : 5 + random.below(40)
         var rings = [ring(&random, lat: centre.0, lon: centre.1, r: radius, n: edges)]
         if k % 7 == 0 {
           rings.append(ring(&random, lat: centre.0, lon: centre.1, r: radius / 2, n: 30))
@@ -95,7 +95,7 @@ import Testing
       #expect(resolver.edgeBands.contains { $0 != nil })
       var insideSome = 0
       var nearSome = 0
-      for k in 0..<4_000 {
+      for k in 0..<3_000 {
         let p =
           k % 5 == 0
           ? randomPoint(&random, near: nil, spread: 0)

@@ -68,9 +68,27 @@ struct EdgeBands: Sendable {
     let total = area.rings.reduce(0) { $0 + $1.count }
     guard total >= minimumEdges else { return nil }
     let span = Int64(area.maxLat) - Int64(area.minLat) + 1
-    let bandCount = Int64(max(1, min(65_536, total / 4)))
     minLat = Int64(area.minLat)
-    height = max(1, (span + bandCount - 1) / bandCount)
+    // About 4 edges per band, fewer bands where long edges would be listed in too many of
+    // them (straight borders, rings repeated): at most 4 entries per edge in all.
+    var bandCount = Int64(max(1, min(65_536, total / 4)))
+    var height = max(1, (span + bandCount - 1) / bandCount)
+    while bandCount > 1 {
+      var entries = 0
+      for ring in area.rings {
+        var j = ring.count - 1
+        for i in 0..<ring.count {
+          let lo = (Int64(min(ring[i].0, ring[j].0)) - minLat) / height
+          let hi = (Int64(max(ring[i].0, ring[j].0)) - minLat) / height
+          entries += Int(hi - lo + 1)
+          j = i
+        }
+      }
+      if entries <= 4 * total { break }
+      bandCount /= 2
+      height = max(1, (span + bandCount - 1) / bandCount)
+    }
+    self.height = height
     let bands = Int((span + height - 1) / height)
     var lists = [[Int32]](repeating: [], count: bands)
     for ring in area.rings {

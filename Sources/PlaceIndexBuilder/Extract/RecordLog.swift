@@ -85,15 +85,16 @@ final class SortedRecords {
     base = records.baseAddress?.assumingMemoryBound(to: Int64.self)
     var sparse: [Int64] = []
     sparse.reserveCapacity((count + 255) / 256)
+    var pages = PageBudget(pages: (count + 255) / 256, limit: pageLimit)
     var i = 0
     while i < count {
+      // Every page is touched once here: within the budget, as the lookups are.
+      if pages.touch(i / 256) { file.dropResidentPages() }
       sparse.append(Int64(littleEndian: base![2 * i]))
       i += 256
     }
     self.sparse = sparse
-    pages = PageBudget(pages: sparse.count, limit: pageLimit)
-    // Building the table touched every page.
-    file.dropResidentPages()
+    self.pages = pages
   }
 
   func value(of id: Int64) -> Int64? {
@@ -146,6 +147,8 @@ enum RecordSorter {
         pa[2 * (start + k) + 1] = r.1
       }
       start = end
+      // Sequential passes hand their pages back every 64 MiB, as lookups do.
+      if start % (64 * chunk) == 0 { file.dropResidentPages() }
     }
     // 2. Runs: chunks already in order with their neighbours count as one.
     var runs = [0]
@@ -173,9 +176,16 @@ enum RecordSorter {
         let lo = runs[r]
         let mid = runs[r + 1]
         let hi = r + 2 < runs.count ? runs[r + 2] : mid
-        merge(src, dst, lo, mid, hi)
+        merge(src, dst, lo, mid, hi) {
+          file.dropResidentPages()
+          other.dropResidentPages()
+        }
         next.append(hi)
         r += 2
+        if r % 64 == 0 {
+          file.dropResidentPages()
+          other.dropResidentPages()
+        }
       }
       runs = next
       swap(&src, &dst)
@@ -189,12 +199,14 @@ enum RecordSorter {
   /// Merges src[lo..<mid] and src[mid..<hi] into dst[lo..<hi]; ties from the left run first.
   private static func merge(
     _ src: UnsafeMutablePointer<Int64>, _ dst: UnsafeMutablePointer<Int64>, _ lo: Int,
-    _ mid: Int, _ hi: Int
+    _ mid: Int, _ hi: Int, drop: () -> Void
   ) {
     var i = lo
     var j = mid
     var k = lo
     while i < mid && j < hi {
+      // Every 4 Mi records (64 MiB of each file), the pages go back to the page cache.
+      if k & 0x3F_FFFF == 0 && k > lo { drop() }
       if Int64(littleEndian: src[2 * j]) < Int64(littleEndian: src[2 * i]) {
         dst[2 * k] = src[2 * j]
         dst[2 * k + 1] = src[2 * j + 1]
