@@ -59,11 +59,13 @@ index: build/indexes/$(PIPELINE).placeidx
 build/indexes/%.placeidx: Pipelines/%.pipeline $$(shell sed -n 's/^extract *= *//p' Pipelines/$$*.pipeline) $(TABLES) $(BIN)
 	$(BIN) build --pipeline $* -o $@
 
-indexes: $(BIN)
-	@for p in Pipelines/*.pipeline; do \
-	  n=$$(basename $$p .pipeline); x=$$(sed -n 's/^extract *= *//p' $$p); \
-	  if [ -f "$$x" ]; then $(MAKE) --no-print-directory index PIPELINE=$$n; else echo "skipping $$n: $$x not found"; fi; \
-	done
+# Every pipeline whose extract is present, as prerequisites: `make -j N indexes` builds N at once.
+PIPELINE_NAMES   := $(basename $(notdir $(wildcard Pipelines/*.pipeline)))
+PRESENT_INDEXES  := $(foreach n,$(PIPELINE_NAMES),$(if $(wildcard $(shell sed -n 's/^extract *= *//p' Pipelines/$(n).pipeline)),build/indexes/$(n).placeidx))
+MISSING_EXTRACTS := $(foreach n,$(PIPELINE_NAMES),$(if $(wildcard $(shell sed -n 's/^extract *= *//p' Pipelines/$(n).pipeline)),,$(n)))
+
+indexes: $(PRESENT_INDEXES)
+	@for n in $(MISSING_EXTRACTS); do echo "skipping $$n: its extract is not found"; done
 
 sample-query: index
 	$(BIN) query --index build/indexes/$(PIPELINE).placeidx "apotheke"
@@ -148,8 +150,8 @@ uninstall:
 BENCH_BIN           := .build/release/placeidx-bench
 BENCH_PACKAGES      := libxml2-utils time gzip bzip2 wrk
 BENCH_EXTRACTS      ?= $(SHARED)/data/osm
-BENCH_SCALE_EXTRACT ?= $(SHARED)/data/osm/helsinki-center-2019.osm
-BENCH_SCALE_FACTORS ?= 1,10,50
+BENCH_SCALE_EXTRACT ?= $(SHARED)/data/osm/liechtenstein-autauga-2021.osm.gz
+BENCH_SCALE_FACTORS ?= 1,10,50,200
 
 .PHONY: bench bench-quick bench-scale bench-deps bench-build
 

@@ -15,6 +15,12 @@ struct ScalePoint: Codable, Sendable {
   var peer: LatencyFigures
   /// Opening the index in a fresh child process, the fastest of 7 (absent in older results).
   var open: OpenProbe?
+  /// The build's memory sampled from /proc (absent in older results).
+  var sampled: SampledRun?
+  /// `xmllint --stream --noout` over the same XML (absent in older results).
+  var xmllint: ProcessRun?
+  /// Whether the tiles were streamed into the build through a pipe (else a temporary file).
+  var streamed: Bool?
 }
 
 struct ScaleResults: Codable, Sendable {
@@ -43,6 +49,10 @@ struct ScaleOptions {
 
 /// `make bench-scale`: how build time, peak memory, index size and query p99 grow with input.
 enum Scale {
+  /// Whether `placeidx build -` reads the extract from standard input: the tiles are then
+  /// piped into the build (and into xmllint) instead of going through a temporary file.
+  static let buildReadsStdin = false
+
   static func run(_ o: ScaleOptions) throws {
     let progress = Progress()
     var machine = MachineInfo.current()
@@ -55,20 +65,42 @@ enum Scale {
     try fm.createDirectory(
       atPath: (o.work as NSString).appendingPathComponent("xml"), withIntermediateDirectories: true)
     let (base, _) = try Harness.uncompressed(o.extract, h)
+    progress.say("reading \((base as NSString).lastPathComponent) into the tiler's template")
+    let template = try Tiler.template(base)
     var points: [ScalePoint] = []
     for factor in o.factors {
-      let xml =
-        factor == 1 ? base : (o.work as NSString).appendingPathComponent("tiled-\(factor)x.osm")
-      if factor != 1 {
-        progress.say("\(factor)×: tiling \((o.extract as NSString).lastPathComponent)")
-        try Tiler.tile(input: base, factor: factor, output: xml)
-      }
-      let xmlBytes = (try fm.attributesOfItem(atPath: xml)[.size] as? Int) ?? 0
-      progress.say("\(factor)×: building from \(Report.mb(xmlBytes)) of XML")
       let index = (o.work as NSString).appendingPathComponent("scale-\(factor)x.placeidx")
-      let build = try Child.timed(
-        o.placeidx, ["build", xml, "-o", index, "--quiet", "--data", h.data])
-      if factor != 1 && !o.keep { try? fm.removeItem(atPath: xml) }
+      let sampled: SampledRun
+      let lint: ProcessRun
+      var xmlBytes = 0
+      if buildReadsStdin {
+        progress.say("\(factor)×: tiling into xmllint --stream")
+        lint = try Child.sampled("/usr/bin/xmllint", ["--stream", "--noout", "-"]) {
+          _ = try Tiler.tile(template: template, factor: factor, to: $0)
+        }.run
+        progress.say("\(factor)×: tiling into placeidx build -")
+        sampled = try Child.sampled(
+          o.placeidx, ["build", "-", "-o", index, "--quiet", "--data", h.data]
+        ) { xmlBytes = try Tiler.tile(template: template, factor: factor, to: $0) }
+      } else {
+        let xml =
+          factor == 1 ? base : (o.work as NSString).appendingPathComponent("tiled-\(factor)x.osm")
+        if factor != 1 {
+          progress.say("\(factor)×: tiling \((o.extract as NSString).lastPathComponent)")
+          try Tiler.tile(input: base, factor: factor, output: xml)
+        }
+        xmlBytes = (try fm.attributesOfItem(atPath: xml)[.size] as? Int) ?? 0
+        progress.say("\(factor)×: xmllint --stream over \(Report.mb(xmlBytes)) of XML")
+        lint = try Child.timed("/usr/bin/xmllint", ["--stream", "--noout", xml])
+        progress.say("\(factor)×: building from \(Report.mb(xmlBytes)) of XML")
+        sampled = try Child.sampled(
+          o.placeidx, ["build", xml, "-o", index, "--quiet", "--data", h.data])
+        if factor != 1 && !o.keep { try? fm.removeItem(atPath: xml) }
+      }
+      let build = sampled.run
+      progress.say(
+        "\(factor)×: build \(Report.sec(build.wall)) wall, \(Report.sec(build.cpu)) CPU, peak RSS \(Report.kib(build.peakRSSKiB)), anonymous \(Report.kib(sampled.peakAnonKiB)); xmllint \(Report.sec(lint.cpu)) CPU"
+      )
 
       progress.say("\(factor)×: open ×\(h.probeRuns)")
       let open = try Harness.probe("ours", index, h)
@@ -93,7 +125,8 @@ enum Scale {
           indexBytes: loaded.file.bytes.buffer.count,
           peerBytes: (try fm.attributesOfItem(atPath: peerPath)[.size] as? Int) ?? 0,
           peerBuildSeconds: peerSeconds, requests: requests.count,
-          ours: ours1.figures(threads: 1), peer: peer1.figures(threads: 1), open: open))
+          ours: ours1.figures(threads: 1), peer: peer1.figures(threads: 1), open: open,
+          sampled: sampled, xmllint: lint, streamed: buildReadsStdin))
     }
     if base != o.extract { try? fm.removeItem(atPath: base) }
     machine.loadAtEnd = MachineInfo.loadAverage()
@@ -111,7 +144,34 @@ enum Scale {
     let md = (o.out as NSString).appendingPathComponent("scale.md")
     try markdown(results).write(toFile: md, atomically: true, encoding: .utf8)
     progress.say("wrote \(md), scale.json and scale.svg (\(plotter))")
+    print(buildTable(points))
     print(table(points))
+  }
+
+  /// The build figures the memory and time targets of issue 19 are about.
+  static func buildTable(_ points: [ScalePoint]) -> String {
+    guard let b = points.first else { return "" }
+    let perCopy10 = points.first { $0.factor == 10 }.map { $0.build.cpu / 10 }
+    return Report.table(
+      [
+        "input", "XML", "places", "build wall", "build CPU", "CPU per copy", "xmllint CPU",
+        "CPU / xmllint", "peak RSS", "peak anon RSS", "index", "B/place",
+      ],
+      points.map { p in
+        let perCopy = p.build.cpu / Double(p.factor)
+        let rel = perCopy10.map { String(format: " (%.2f× 10×)", perCopy / $0) } ?? ""
+        let lint = p.xmllint?.cpu ?? 0
+        return [
+          "\(p.factor)×", Report.mb(p.xmlBytes), "\(p.places)", Report.sec(p.build.wall),
+          Report.sec(p.build.cpu), String(format: "%.3f s", perCopy) + rel,
+          p.xmllint.map { Report.sec($0.cpu) } ?? "–",
+          lint > 0 ? String(format: "%.2f×", p.build.cpu / lint) : "–",
+          Report.kib(p.build.peakRSSKiB), p.sampled.map { Report.kib($0.peakAnonKiB) } ?? "–",
+          Report.bytes(p.indexBytes),
+          String(format: "%.1f", Double(p.indexBytes) / Double(max(1, p.places))),
+        ]
+      })
+      + "\nRelative to 1×: XML \(points.map { String(format: "%.1f×", Double($0.xmlBytes) / Double(max(1, b.xmlBytes))) }.joined(separator: ", ")).\n"
   }
 
   static func table(_ points: [ScalePoint]) -> String {
@@ -151,20 +211,27 @@ enum Scale {
       # Growth with input size
 
       Written by `make bench-scale` (`placeidx-bench scale`) on \(r.generated); do not edit by \
-      hand. \(r.extract) tiled by the synthetic-scale generator (copies side by side, shifted \
-      coordinates, fresh ids); each size built once with `placeidx build` under `/usr/bin/time`; \
+      hand. \(r.extract) tiled by the synthetic-scale generator (copies on a grid of 2° of \
+      latitude by 3° of longitude, ids copy × 10^10 + id, all nodes then ways then relations, \
+      three copies in four with other proper names); each size built once with `placeidx build` under `/usr/bin/time`; \
       queries: every keystroke prefix of \(r.targetsPerCategory) targets per category drawn with \
       seed \(r.seed) from each index, one thread, in process, after a warm-up pass. "open \
       ours": opening the index in a fresh child process, the fastest of 7. In \
-      parentheses: growth relative to 1×. Every copy repeats the extract's names, so the text \
-      postings grow with the factor as well: a harder case for both systems than a real region \
-      of the same size, whose names are mostly distinct.
+      parentheses: growth relative to 1×. Common words (street types, category words) \
+      stay in every copy, as in a real region, while most proper names differ between copies.
 
       **Machine:** \(m.cpu), \(m.cores) cores, \(m.memoryGiB) GiB; \(m.swift); SQLite \(m.sqlite). \
       Load average at start \(m.loadAtStart), at end \(m.loadAtEnd).
 
 
-      """ + table(r.points)
+      ## Build
+
+      Peak RSS from `/usr/bin/time` (the kernel's high-water mark, mapped temporary files \
+      included); peak anonymous RSS (heap and stacks) sampled from `/proc/PID/status` every \
+      20 ms. CPU per copy: build CPU over the factor. Tiles \
+      \(r.points.first?.streamed == true ? "piped into the build" : "written to a temporary file, then built").
+
+      """ + buildTable(r.points) + "\n## Growth\n\n" + table(r.points)
         + "\n![growth relative to 1×, log-log](scale.svg)\n\nPlot: \(r.plot).\n"
   }
 

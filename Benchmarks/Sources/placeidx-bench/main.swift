@@ -11,7 +11,7 @@ let usage = """
     placeidx-bench run [--quick] [--root DIR] [--extracts DIR] [--placeidx BIN] [--work DIR]
                        [--out DIR] [--seed N] [--targets N] [--runs N] [--passes N]
                        [--only NAME,…]
-    placeidx-bench scale [--extract FILE] [--factors 1,10,50] [--root DIR] [--placeidx BIN]
+    placeidx-bench scale [--extract FILE] [--factors 1,10,50,200] [--root DIR] [--placeidx BIN]
                          [--work DIR] [--out DIR] [--seed N] [--targets N] [--keep]
     placeidx-bench tile EXTRACT.osm FACTOR OUT.osm
     placeidx-bench probe-open ours|peer PATH    (used by run: one open, as JSON)
@@ -105,7 +105,7 @@ func main() throws {
     if let only = o.values["only"] { h.only = only.split(separator: ",").map(String.init) }
     try Harness.run(h)
   case "scale":
-    let factors = try (o.values["factors"] ?? "1,10,50").split(separator: ",").map {
+    let factors = try (o.values["factors"] ?? "1,10,50,200").split(separator: ",").map {
       guard let n = Int($0), n >= 1 else { throw HarnessError("--factors needs numbers ≥ 1") }
       return n
     }
@@ -113,7 +113,7 @@ func main() throws {
       ScaleOptions(
         root: root,
         extract: absolute(
-          o.values["extract"] ?? "../shared/data/osm/helsinki-center-2019.osm", root: root),
+          o.values["extract"] ?? "../shared/data/osm/liechtenstein-autauga-2021.osm.gz", root: root),
         factors: factors, placeidx: placeidx,
         work: absolute(o.values["work"] ?? "build/bench/scale", root: root),
         out: absolute(o.values["out"] ?? "Benchmarks", root: root), seed: seed,

@@ -16,6 +16,11 @@ struct AdminResolver {
 
   let areas: [AdminArea]
   let settlements: [Settlement]
+  /// The areas near each point (``AreaGrid``) and, for areas of many edges, their edges by
+  /// band (``EdgeBands``): point-in-polygon costs the areas and edges near the point.
+  let areaGrid: AreaGrid
+  let edgeBands: [EdgeBands?]
+  let settlementGrid: SettlementGrid
   let countries: CountryTable
   /// Country codes tagged (`addr:country`) in each 0.1-degree cell: the last fallback.
   let countryCells: [Int64: String]
@@ -35,12 +40,14 @@ struct AdminResolver {
       ($0.level, $0.area) < ($1.level, $1.area)
     }
     self.countries = countries
+    areaGrid = AreaGrid(self.areas)
+    edgeBands = self.areas.map { EdgeBands($0) }
     var settlements: [Settlement] = []
     for e in elements where e.kind == .node {
       guard let place = e.tags["place"], let name = e.tags["name"] else { continue }
       let radius: Double
       switch place {
-      case "city": radius = 20_000
+      case "city": radius = AdminResolver.largestRadius
       case "town": radius = 8_000
       case "village": radius = 4_000
       case "hamlet", "isolated_dwelling": radius = 1_500
@@ -52,6 +59,8 @@ struct AdminResolver {
           countryCode: e.tags["addr:country"]?.uppercased()))
     }
     self.settlements = settlements
+    settlementGrid = SettlementGrid(
+      settlements.map { ($0.latitudeE7, $0.longitudeE7) }, reach: AdminResolver.largestRadius)
     countryCells = AdminResolver.majorityCells(elements, size: 1_000_000) {
       $0["addr:country"].flatMap { $0.count == 2 ? $0.uppercased() : nil }
     }
@@ -104,10 +113,50 @@ struct AdminResolver {
     return nil
   }
 
+  /// The largest reach of a settlement (a city's), in meters.
+  static let largestRadius = 20_000.0
+
+  /// Whether area `i` holds the point: ``AdminArea/contains(_:_:)``, through its edge bands
+  /// when it has them.
+  func area(_ i: Int, contains lat: Int32, _ lon: Int32) -> Bool {
+    let a = areas[i]
+    guard lat >= a.minLat, lat <= a.maxLat, lon >= a.minLon, lon <= a.maxLon else { return false }
+    if let bands = edgeBands[i] { return bands.contains(lat, lon) }
+    return a.contains(lat, lon)
+  }
+
+  /// The indices of the areas holding the point that ``resolve(latitudeE7:longitudeE7:tags:)``
+  /// takes: the first of each level, in the order of `areas`.
+  func containingAreas(_ lat: Int32, _ lon: Int32) -> [Int] {
+    var found: [Int] = []
+    var levels = 0
+    areaGrid.forEachCandidate(lat, lon) { i in
+      let bit = 1 << areas[i].level.rawValue
+      if levels & bit == 0, area(i, contains: lat, lon) {
+        levels |= bit
+        found.append(i)
+      }
+      return true
+    }
+    return found
+  }
+
+  /// ``containingAreas(_:_:)`` by a loop over every area, for tests.
+  func containingAreasByScan(_ lat: Int32, _ lon: Int32) -> [Int] {
+    var found: [Int] = []
+    var levels = Set<AdminArea.Level>()
+    for (i, a) in areas.enumerated() where !levels.contains(a.level) && a.contains(lat, lon) {
+      levels.insert(a.level)
+      found.append(i)
+    }
+    return found
+  }
+
   /// The context of a point with the given tags.
   func resolve(latitudeE7: Int32, longitudeE7: Int32, tags: [String: String]) -> AdminContext {
     var c = AdminContext()
-    for a in areas where c.value(for: a.level) == nil && a.contains(latitudeE7, longitudeE7) {
+    for i in containingAreas(latitudeE7, longitudeE7) {
+      let a = areas[i]
       switch a.level {
       case .country:
         c.countryCode = a.countryCode
@@ -157,10 +206,27 @@ struct AdminResolver {
     return c
   }
 
-  private func nearestSettlement(latitudeE7: Int32, longitudeE7: Int32) -> Settlement? {
+  /// The settlement whose reach holds the point, nearest relative to its reach (the first of
+  /// equals in `settlements` order).
+  func nearestSettlement(latitudeE7: Int32, longitudeE7: Int32) -> Settlement? {
+    nearestSettlement(
+      latitudeE7: latitudeE7, longitudeE7: longitudeE7,
+      among: settlementGrid.candidates(latitudeE7, longitudeE7).lazy.map { Int($0) })
+  }
+
+  /// ``nearestSettlement(latitudeE7:longitudeE7:)`` by a loop over every settlement, for tests.
+  func nearestSettlementByScan(latitudeE7: Int32, longitudeE7: Int32) -> Settlement? {
+    nearestSettlement(
+      latitudeE7: latitudeE7, longitudeE7: longitudeE7, among: settlements.indices)
+  }
+
+  private func nearestSettlement<S: Sequence<Int>>(
+    latitudeE7: Int32, longitudeE7: Int32, among candidates: S
+  ) -> Settlement? {
     let here = Coordinate(latitude: Double(latitudeE7) / 1e7, longitude: Double(longitudeE7) / 1e7)
     var best: (Settlement, Double)? = nil
-    for s in settlements {
+    for i in candidates {
+      let s = settlements[i]
       // Cheap reject before the haversine: 0.3 degrees is over 20 km of latitude.
       if abs(Int64(s.latitudeE7) - Int64(latitudeE7)) > 3_000_000 { continue }
       let d = here.distance(

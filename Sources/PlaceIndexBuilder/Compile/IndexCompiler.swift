@@ -23,26 +23,39 @@ struct IndexCompiler {
   /// on the input order (and PLACE IDS, which stores the elements in this order, finds each
   /// run of equal importance in increasing key order).
   static func rank(_ places: [AssembledPlace]) -> [AssembledPlace] {
-    places.sorted {
-      if $0.record.importance != $1.record.importance {
-        return $0.record.importance > $1.record.importance
-      }
-      if $0.record.osmKind != $1.record.osmKind { return $0.record.osmKind < $1.record.osmKind }
-      return $0.record.osmID < $1.record.osmID
-    }
+    places.sorted(by: ranksBefore)
   }
 
+  /// The rank order: a total order (kind and id are unique), so any sort gives the same.
+  static func ranksBefore(_ a: AssembledPlace, _ b: AssembledPlace) -> Bool {
+    if a.record.importance != b.record.importance {
+      return a.record.importance > b.record.importance
+    }
+    if a.record.osmKind != b.record.osmKind { return a.record.osmKind < b.record.osmKind }
+    return a.record.osmID < b.record.osmID
+  }
+
+  /// Compiles the places into an index image. The places are sorted in place and each is let
+  /// go of once the content holds it, so that the build keeps one copy of them, not three.
   static func compile(
-    _ places: [AssembledPlace], source: String, timestamp: Int64, options: String,
+    _ places: consuming [AssembledPlace], source: String, timestamp: Int64, options: String,
     vocabularyTSV: String, abbreviationsTSV: String
   ) throws -> (image: [UInt8], tokenCount: Int) {
-    let ranked = rank(places)
+    var ranked = places
+    ranked.sort(by: ranksBefore)
+    let placeCount = ranked.count
     var typeNames: [String] = []
     var typeIndex: [String: Int] = [:]
     var lists: [[Int]] = []
     var listIndex: [[Int]: Int] = [:]
     var content = IndexContent()
-    for p in ranked {
+    content.places.reserveCapacity(placeCount)
+    content.placeTerms.reserveCapacity(placeCount)
+    content.placeAltTerms.reserveCapacity(placeCount)
+    content.placeContextTerms.reserveCapacity(placeCount)
+    for i in ranked.indices {
+      let p = ranked[i]
+      ranked[i] = AssembledPlace.released
       let list = p.types.map { name -> Int in
         if let i = typeIndex[name] { return i }
         typeIndex[name] = typeNames.count
@@ -64,6 +77,7 @@ struct IndexCompiler {
       content.placeAltTerms.append(p.altTerms)
       content.placeContextTerms.append(p.contextTerms)
     }
+    ranked = []
     content.typeNames = typeNames
     content.typeLists = lists
     let stamp =
@@ -73,7 +87,7 @@ struct IndexCompiler {
     let metadata = Metadata(
       formatVersion: "\(IndexLayout.majorVersion).\(IndexLayout.minorVersion)", source: source,
       sourceTimestamp: stamp, attribution: attribution, license: license,
-      placeCount: ranked.count, options: options)
+      placeCount: placeCount, options: options)
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys]
     content.metadataJSON = Array(try encoder.encode(metadata))

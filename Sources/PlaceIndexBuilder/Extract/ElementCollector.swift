@@ -1,7 +1,13 @@
 import OSMReader
 
 /// The extract stage: receives OSM elements from the reader, keeps node and way geometry in
-/// compact stores, and collects the elements that can become places.
+/// temporary files (``NodeStore``, ``WayStore``), and collects the elements that can become
+/// places.
+///
+/// An id that comes twice within a kind (two extracts merged) is counted, and the later element
+/// wins: its position, geometry and tags replace the earlier ones, and a later element that is
+/// no candidate removes the earlier candidate. Elements out of id order are put back in order
+/// after reading, so that the index does not depend on the order of the file.
 final class ElementCollector: OSMElementHandler {
   /// Counts of what the stage saw and could not resolve.
   struct Counts: Sendable, Equatable {
@@ -10,23 +16,60 @@ final class ElementCollector: OSMElementHandler {
     var missingNodeMembers = 0
     var missingRelationMembers = 0
     var waysWithoutGeometry = 0
+    /// Ids seen again within a kind (the later element is kept).
     var duplicateNodes = 0
-    /// Elements seen again under an id already used (the later one is kept).
-    var duplicateElements = 0
+    var duplicateWays = 0
+    var duplicateRelations = 0
     /// Elements with negative ids (unsaved edits in editor files): used for geometry only.
     var negativeIDs = 0
   }
 
-  let nodes = NodeStore()
-  let ways = WayStore()
+  private(set) var nodes: NodeStore!
+  private(set) var ways: WayStore!
   private(set) var elements: [ExtractedElement] = []
   /// Index in `elements` of each (kind, id), to keep one place per element.
   private var elementIndex: [Int64: Int] = [:]
+  /// Positions in `elements` of candidates that a later element with their id replaced.
+  private var removed: Set<Int> = []
   private(set) var areas: [AreaElement] = []
+  /// Index in `areas` of each relation id.
+  private var areaIndex: [Int64: Int] = [:]
   private(set) var counts = Counts()
   /// Relation ids present, for counting relation members that are missing.
   private var relationIDs: Set<Int64> = []
   private var pendingRelationMembers: [Int64] = []
+  /// The largest id read so far of each kind: an id at or below it may be a duplicate, and
+  /// means the file is out of order.
+  private var maxID: [Int64] = [.min, .min, .min]
+  private var inOrder = true
+  private var lastKind = 0
+
+  init(spill: SpillSettings) throws {
+    let budget = SpillBudget(spill)
+    nodes = try NodeStore(budget)
+    ways = try WayStore(budget)
+  }
+
+  /// Notes an element's id; true when an element of its kind with this id may have come
+  /// before (so the candidate table must be consulted).
+  private func seen(_ kind: OSMElementKind, _ id: Int64) -> Bool {
+    let k = Int(kind.rawValue)
+    if k < lastKind { inOrder = false }
+    lastKind = max(lastKind, k)
+    if id > maxID[k] {
+      maxID[k] = id
+      return false
+    }
+    inOrder = false
+    return true
+  }
+
+  /// Removes the candidate of (kind, id) read earlier, if any: a later element that is no
+  /// candidate replaces it.
+  private func dropEarlier(_ kind: OSMElementKind, _ id: Int64) {
+    let key = id << 2 | Int64(kind.rawValue)
+    if let i = elementIndex.removeValue(forKey: key) { removed.insert(i) }
+  }
 
   /// Whether tags make an element a place candidate.
   static func isCandidate(_ tags: [OSMTag]) -> Bool {
@@ -51,7 +94,6 @@ final class ElementCollector: OSMElementHandler {
     }
     let key = e.id << 2 | Int64(e.kind.rawValue)
     if let i = elementIndex[key] {
-      counts.duplicateElements += 1
       elements[i] = e
     } else {
       elementIndex[key] = elements.count
@@ -60,22 +102,28 @@ final class ElementCollector: OSMElementHandler {
   }
 
   func handle(node: OSMNode) throws {
-    nodes.append(id: node.id, latitudeE7: node.latitudeE7, longitudeE7: node.longitudeE7)
+    try nodes.append(id: node.id, latitudeE7: node.latitudeE7, longitudeE7: node.longitudeE7)
+    let again = seen(.node, node.id)
     if !node.tags.isEmpty, ElementCollector.isCandidate(node.tags) {
       add(
         ExtractedElement(
           kind: .node, id: node.id, latitudeE7: node.latitudeE7, longitudeE7: node.longitudeE7,
           tags: PackedTags(node.tags), isArea: false))
+    } else if again {
+      dropEarlier(.node, node.id)
     }
   }
 
   func handle(way: OSMWay) throws {
+    if !ways.isFrozen { try nodes.freeze() }
+    let again = seen(.way, way.id)
+    if again { dropEarlier(.way, way.id) }
     var points: [(Int32, Int32)] = []
     points.reserveCapacity(way.nodeRefs.count)
     for ref in way.nodeRefs {
       if let p = nodes.position(of: ref) { points.append(p) } else { counts.missingNodeRefs += 1 }
     }
-    ways.append(id: way.id, points: points)
+    try ways.append(id: way.id, points: points)
     guard ElementCollector.isCandidate(way.tags) else { return }
     let closedRing = points.count >= 4 && points.first! == points.last!
     // An open way tagged as a boundary is a stretch of border ("Österreich — Liechtenstein"),
@@ -92,7 +140,13 @@ final class ElementCollector: OSMElementHandler {
   }
 
   func handle(relation: OSMRelation) throws {
-    relationIDs.insert(relation.id)
+    try nodes.freeze()
+    try ways.freeze()
+    if seen(.relation, relation.id) {
+      dropEarlier(.relation, relation.id)
+      if let i = areaIndex.removeValue(forKey: relation.id) { areas[i].rings = [] }
+    }
+    if !relationIDs.insert(relation.id).inserted { counts.duplicateRelations += 1 }
     let tags = PackedTags(relation.tags)
     let type = tags["type"] ?? ""
     let isAreaRelation = type == "multipolygon" || type == "boundary"
@@ -125,6 +179,7 @@ final class ElementCollector: OSMElementHandler {
       tags["boundary"] == "administrative" || tags["place"] != nil
         || tags["boundary"] == "postal_code", !rings.isEmpty
     {
+      areaIndex[relation.id] = areas.count
       areas.append(
         AreaElement(kind: .relation, id: relation.id, tags: tags.dictionary, rings: rings))
     }
@@ -156,14 +211,32 @@ final class ElementCollector: OSMElementHandler {
 
   /// Counts what the extract lacked, then lets go of what only reading needed: node and way
   /// geometry and the element and relation ids.
+  ///
+  /// Candidates and areas replaced by a later element are dropped here, and when the file was
+  /// out of order both are sorted by (kind, id): the order of a sorted file.
   func finish() {
     counts.missingRelationMembers =
       pendingRelationMembers.filter { !relationIDs.contains($0) }
       .count
     counts.duplicateNodes = nodes.duplicates
-    nodes.release()
-    ways.release()
+    counts.duplicateWays = ways.duplicates
+    // The temporary files go with the stores.
+    nodes = nil
+    ways = nil
+    if !removed.isEmpty {
+      var kept: [ExtractedElement] = []
+      kept.reserveCapacity(elements.count - removed.count)
+      for (i, e) in elements.enumerated() where !removed.contains(i) { kept.append(e) }
+      elements = kept
+    }
+    areas.removeAll { $0.rings.isEmpty }
+    if !inOrder {
+      elements.sort { ($0.kind.rawValue, $0.id) < ($1.kind.rawValue, $1.id) }
+      areas.sort { $0.id < $1.id }
+    }
     elementIndex = [:]
+    areaIndex = [:]
+    removed = []
     relationIDs = []
     pendingRelationMembers = []
   }

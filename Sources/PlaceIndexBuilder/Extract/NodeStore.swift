@@ -1,73 +1,59 @@
-import OSMReader
-
-/// Node positions in three flat arrays (id, latitude, longitude), 16 bytes per node.
+/// Node positions, id → (latitude, longitude) in 1e-7 degrees, kept in a temporary file
+/// (``RecordLog``: 16 bytes per node on disk, a few bits per node on the heap).
 ///
-/// Extracts list nodes by ascending id, so appends keep the arrays sorted and lookups are a
-/// binary search. An out-of-order id marks the store unsorted; it is sorted once on first lookup.
+/// Nodes are appended while reading and looked up once the first way comes (``freeze()``).
+/// A node id that comes again keeps its last position; out-of-order ids are sorted at the
+/// freeze. Nodes that arrive after the freeze (files that list a node after a way) go to a
+/// small dictionary checked first.
 final class NodeStore {
-  private var ids: [Int64] = []
-  private var lats: [Int32] = []
-  private var lons: [Int32] = []
-  private var sorted = true
-  /// Whether lookups have started; out-of-order nodes after that go to `late`.
-  private var frozen = false
-  /// Nodes that arrived out of order after lookups started (rare: unsorted files).
+  private let log: RecordLog
   private var late: [Int64: (Int32, Int32)] = [:]
-  /// Ids seen twice (the later position wins after sorting).
-  private(set) var duplicates = 0
+  private var lateDuplicates = 0
+  /// Pages of the mapped file kept resident while ways look nodes up at random.
+  let pageLimit: Int
 
-  var count: Int { ids.count + late.count }
+  init(_ budget: SpillBudget, pageLimit: Int = NodeStore.defaultPageLimit) throws {
+    log = try RecordLog(budget, purpose: "node location")
+    self.pageLimit = pageLimit
+  }
 
-  func append(id: Int64, latitudeE7: Int32, longitudeE7: Int32) {
-    if frozen, let last = ids.last, id <= last {
-      // Sorting again on every lookup would make unsorted files quadratic.
-      if late.updateValue((latitudeE7, longitudeE7), forKey: id) != nil { duplicates += 1 }
+  /// 64 MiB of 4 KiB pages per mapped file: what a tiled or regional extract's ways look up
+  /// at a time is far less (the nodes of one area), and pages handed back are read again from
+  /// the page cache, not from disk.
+  static let defaultPageLimit = 16_384
+
+  /// Nodes stored (each id once).
+  var count: Int { log.count + late.count }
+  /// Node ids that came more than once (the later position is kept).
+  var duplicates: Int { log.duplicates + lateDuplicates }
+
+  static func pack(_ lat: Int32, _ lon: Int32) -> Int64 {
+    Int64(bitPattern: UInt64(UInt32(bitPattern: lat)) << 32 | UInt64(UInt32(bitPattern: lon)))
+  }
+
+  func append(id: Int64, latitudeE7: Int32, longitudeE7: Int32) throws {
+    if log.isFrozen {
+      if late.updateValue((latitudeE7, longitudeE7), forKey: id) != nil || log.value(of: id) != nil
+      {
+        lateDuplicates += 1
+      }
       return
     }
-    if let last = ids.last, id <= last {
-      if id == last {
-        duplicates += 1
-        lats[lats.count - 1] = latitudeE7
-        lons[lons.count - 1] = longitudeE7
-        return
-      }
-      sorted = false
-    }
-    ids.append(id)
-    lats.append(latitudeE7)
-    lons.append(longitudeE7)
+    try log.append(id: id, value: NodeStore.pack(latitudeE7, longitudeE7))
   }
 
-  private func sortIfNeeded() {
-    guard !sorted else { return }
-    let order = ids.indices.sorted { ids[$0] < ids[$1] }
-    ids = order.map { ids[$0] }
-    lats = order.map { lats[$0] }
-    lons = order.map { lons[$0] }
-    sorted = true
-  }
+  /// Ends the appends in order (sorting if needed); lookups may follow.
+  func freeze() throws { try log.freeze(pageLimit: pageLimit) }
 
-  /// Lets go of every position (the store is empty after).
-  func release() {
-    ids = []
-    lats = []
-    lons = []
-    late = [:]
-    sorted = true
-  }
-
-  /// The position of node `id` in 1e-7 degrees, or nil when the extract lacks it.
+  /// The position of node `id` in 1e-7 degrees, or nil when the extract lacks it (only after
+  /// ``freeze()``).
   func position(of id: Int64) -> (Int32, Int32)? {
-    sortIfNeeded()
-    frozen = true
     if !late.isEmpty, let p = late[id] { return p }
-    var lo = 0
-    var hi = ids.count
-    while lo < hi {
-      let mid = (lo + hi) >> 1
-      if ids[mid] < id { lo = mid + 1 } else { hi = mid }
-    }
-    guard lo < ids.count, ids[lo] == id else { return nil }
-    return (lats[lo], lons[lo])
+    guard let v = log.value(of: id) else { return nil }
+    let u = UInt64(bitPattern: v)
+    return (
+      Int32(bitPattern: UInt32(truncatingIfNeeded: u >> 32)),
+      Int32(bitPattern: UInt32(truncatingIfNeeded: u))
+    )
   }
 }

@@ -6,6 +6,9 @@ public enum BuildError: Error, Equatable, CustomStringConvertible {
   case badPipeline(path: String, reason: String)
   /// The artifact could not be written.
   case cannotWrite(path: String, reason: String)
+  /// The build's temporary files (node locations, way geometry) could not be created or
+  /// written, e.g. because the disk is full.
+  case temporaryFiles(directory: String, reason: String)
   /// The extract produced no places.
   case noPlaces(path: String)
   /// An output path names something that must not be replaced: not a regular file (a device,
@@ -19,6 +22,8 @@ public enum BuildError: Error, Equatable, CustomStringConvertible {
     case .badTable(let path, let reason): "\(path): \(reason)"
     case .badPipeline(let path, let reason): "\(path): bad pipeline definition: \(reason)"
     case .cannotWrite(let path, let reason): "\(path): cannot write: \(reason)"
+    case .temporaryFiles(let directory, let reason):
+      "\(directory): cannot keep the build's temporary files here: \(reason) (set TMPDIR to a folder with more free space)"
     case .noPlaces(let path):
       "\(path): the extract holds no places (no named or addressed elements)"
     case .unsafeOutput(let path, let reason): "\(path): refusing to write the output: \(reason)"

@@ -9,6 +9,10 @@ public struct BuildReport: Sendable {
   /// What the XML stage read.
   public var read = OSMReadStatistics()
   var collect = ElementCollector.Counts()
+  /// Ids that came more than once, per kind: nodes, ways, relations (the later one is kept).
+  public var duplicateIDs: (nodes: Int, ways: Int, relations: Int) {
+    (collect.duplicateNodes, collect.duplicateWays, collect.duplicateRelations)
+  }
   var assemble = PlaceAssembler.Counts()
   /// Admin and place areas usable for point-in-polygon.
   public var adminAreas = 0
@@ -24,6 +28,8 @@ public struct BuildReport: Sendable {
   public var readSeconds = 0.0
   /// Seconds for the whole build.
   public var seconds = 0.0
+  /// Each stage's time, CPU and memory at its end.
+  public var stages: [BuildStage] = []
 
   /// Places in the index.
   public var places: Int { assemble.places }
@@ -38,7 +44,8 @@ public struct BuildReport: Sendable {
     var out = [
       "extract   \(extract)",
       "elements  \(read.nodes) nodes, \(read.ways) ways, \(read.relations) relations (\(read.xmlBytes) XML bytes, \(read.skippedElements) skipped)",
-      "missing   \(collect.missingNodeRefs) node refs in ways, \(collect.missingNodeMembers) node / \(collect.missingWayMembers) way / \(collect.missingRelationMembers) relation members; \(collect.waysWithoutGeometry) ways without geometry; \(collect.duplicateElements) duplicate and \(collect.negativeIDs) negative ids",
+      "missing   \(collect.missingNodeRefs) node refs in ways, \(collect.missingNodeMembers) node / \(collect.missingWayMembers) way / \(collect.missingRelationMembers) relation members; \(collect.waysWithoutGeometry) ways without geometry; \(collect.negativeIDs) negative ids",
+      "duplicate \(collect.duplicateNodes) node, \(collect.duplicateWays) way, \(collect.duplicateRelations) relation ids (the later element kept)",
       "places    \(places) (\(assemble.routesMerged) street ways merged into routes, \(assemble.streetPartsSkipped) sidewalks and crossings left out, \(assemble.unmapped) named places without a mapped type)",
       "admin     \(adminAreas) boundary areas; country \(pct(assemble.withCountry)), locality \(pct(assemble.withLocality)), full address \(pct(assemble.withFullAddress))",
       "index     \(output): \(indexBytes) bytes, \(tokens) tokens, \(String(format: "%.1f", places == 0 ? 0 : Double(indexBytes) / Double(places))) bytes/place"
@@ -46,6 +53,13 @@ public struct BuildReport: Sendable {
       "time      \(String(format: "%.2f", seconds)) s (reading \(String(format: "%.2f", readSeconds)) s)",
     ]
     for s in shards { out.append("shard     \(s.country): \(s.path), \(s.places) places") }
+    if verbose {
+      for s in stages {
+        out.append(
+          "stage     \(s.name): \(String(format: "%.2f", s.seconds)) s, \(String(format: "%.2f", s.cpuSeconds)) s CPU; then \(s.rssAnonKiB / 1024) MiB anonymous, peak RSS \(s.peakRSSKiB / 1024) MiB"
+        )
+      }
+    }
     if verbose {
       out.append("unmapped  top tag combinations of named places without a type:")
       for (k, v) in assemble.unmappedCombinations.sorted(by: {

@@ -19,6 +19,12 @@ public struct IndexBuilder {
     /// Write one index per country into the folder `output` (`<output>/<cc>.placeidx`,
     /// `ZZ` for places without a country) instead of one index.
     public var splitByCountry = false
+    /// The folder for the build's temporary files (node locations and way geometry, about
+    /// 16 bytes per node and 8 per way node): nil for `TMPDIR`, else the output's folder.
+    /// They are unlinked as soon as they are created, so no exit leaves them behind.
+    public var temporaryDirectory: String? = nil
+    /// For tests: fail as a full disk would after this many bytes of temporary files.
+    var temporaryByteLimit: Int64? = nil
 
     /// Creates options.
     public init(extract: String, output: String, options: [String] = []) {
@@ -48,7 +54,8 @@ public struct IndexBuilder {
       try OutputLock.checkOutput(options.output, notOneOf: [options.extract])
       try OutputLock.checkOutput(options.output + ".json", notOneOf: [options.extract])
     }
-    let places = try assemble(options, started: start, into: &report)
+    var meter = StageMeter()
+    let places = try assemble(options, started: start, into: &report, meter: &meter)
     guard !places.isEmpty else { throw BuildError.noPlaces(path: options.extract) }
 
     let source = URL(fileURLWithPath: options.extract).lastPathComponent
@@ -59,41 +66,50 @@ public struct IndexBuilder {
       for code in groups.keys.sorted() {
         let path = (options.output as NSString).appendingPathComponent("\(code).placeidx")
         let written = try write(
-          groups[code]!, to: path, source: source, report: report, options: options)
+          groups[code]!, to: path, source: source, report: report, options: options,
+          meter: &meter)
         report.shards.append((code, path, groups[code]!.count))
         report.tokens += written.tokens
         report.indexBytes += written.bytes
       }
     } else {
       let written = try write(
-        places, to: options.output, source: source, report: report, options: options)
+        consume places, to: options.output, source: source, report: report, options: options,
+        meter: &meter)
       report.tokens = written.tokens
       report.indexBytes = written.bytes
       report.sha256 = written.sha256
     }
     report.seconds = seconds(clock.now - start)
+    report.stages = meter.stages
     return report
   }
 
   /// Reads the extract and assembles its places. The node and way geometry and the elements'
   /// tags end with this call, before the compile stage needs its own memory.
   private func assemble(
-    _ options: Options, started start: ContinuousClock.Instant, into report: inout BuildReport
+    _ options: Options, started start: ContinuousClock.Instant, into report: inout BuildReport,
+    meter: inout StageMeter
   ) throws -> [AssembledPlace] {
-    let collector = ElementCollector()
+    let collector = try ElementCollector(
+      spill: SpillSettings(
+        directory: temporaryDirectory(options), byteLimit: options.temporaryByteLimit))
     let reader = OSMExtractReader(path: options.extract)
     report.read = try reader.read(into: collector, progress: options.progress)
     collector.finish()
     report.collect = collector.counts
     report.readSeconds = seconds(ContinuousClock.now - start)
+    meter.end("read")
     let resolver = AdminResolver(
       areas: collector.areas, elements: collector.elements, countries: tables.countries)
     report.adminAreas = resolver.areaCount
+    meter.end("admin")
     let assembler = PlaceAssembler(
       rules: tables.rules, resolver: resolver, countries: tables.countries,
       abbreviations: tables.abbreviations, synonyms: tables.synonyms)
     let (places, counts) = assembler.assemble(collector.takeElements())
     report.assemble = counts
+    meter.end("assemble")
     return places
   }
 
@@ -101,10 +117,11 @@ public struct IndexBuilder {
   /// the manifest, so that a manifest never describes a file that is not there; both under
   /// the output's lock (``OutputLock``), so that two builds to one path never mix their files.
   private func write(
-    _ places: [AssembledPlace], to path: String, source: String, report: BuildReport,
-    options: Options
+    _ places: consuming [AssembledPlace], to path: String, source: String, report: BuildReport,
+    options: Options, meter: inout StageMeter
   ) throws -> (bytes: Int, tokens: Int, sha256: String) {
     let optionsText = options.options.joined(separator: " ")
+    let placeCount = places.count
     let (image, tokenCount) = try IndexCompiler.compile(
       places, source: source, timestamp: report.read.newestTimestamp, options: optionsText,
       vocabularyTSV: tables.vocabularyTSV, abbreviationsTSV: tables.abbreviationsTSV)
@@ -114,12 +131,26 @@ public struct IndexBuilder {
       dataVersion: Manifest.DataVersion(
         source: source, timestamp: report.read.newestTimestamp,
         optionsHash: String(fnv1a64(optionsText), radix: 16)),
-      counts: Manifest.Counts(places: places.count, tokens: tokenCount),
+      counts: Manifest.Counts(places: placeCount, tokens: tokenCount),
       sha256: sha, size: image.count, attribution: IndexCompiler.attribution,
       license: IndexCompiler.license)
+    meter.end("compile")
     try ArtifactWriter.write(
       [(image, path), (try manifest.encoded(), path + ".json")], inputs: [options.extract])
+    meter.end("write")
     return (image.count, tokenCount, sha)
+  }
+
+  /// The folder for temporary files: the option, else `TMPDIR`, else the output's folder
+  /// (created if needed, as the output's is anyway).
+  private func temporaryDirectory(_ options: Options) -> String {
+    if let dir = options.temporaryDirectory { return dir }
+    if let dir = ProcessInfo.processInfo.environment["TMPDIR"], !dir.isEmpty { return dir }
+    let folder =
+      options.splitByCountry
+      ? options.output : URL(fileURLWithPath: options.output).deletingLastPathComponent().path
+    try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    return folder
   }
 
   private func seconds(_ d: Duration) -> Double {
