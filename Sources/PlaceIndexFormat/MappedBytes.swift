@@ -16,21 +16,30 @@ public final class MappedBytes: @unchecked Sendable {
   public let buffer: UnsafeRawBufferPointer
   private let mapped: Bool
 
-  /// Maps the file at `path` read-only.
-  public init(path: String) throws {
+  /// Opens `path` for reading: its descriptor and size; an error names a path that cannot be
+  /// opened or is not a regular file.
+  private static func openRegularFile(_ path: String) throws -> (Int32, Int) {
     let fd = open(path, O_RDONLY)
     guard fd >= 0 else {
       throw IndexFormatError.cannotOpen(path: path, reason: String(cString: strerror(errno)))
     }
-    defer { close(fd) }
     var st = stat()
     guard fstat(fd, &st) == 0 else {
-      throw IndexFormatError.cannotOpen(path: path, reason: String(cString: strerror(errno)))
+      let reason = String(cString: strerror(errno))
+      close(fd)
+      throw IndexFormatError.cannotOpen(path: path, reason: reason)
     }
     guard (st.st_mode & S_IFMT) == S_IFREG else {
+      close(fd)
       throw IndexFormatError.cannotOpen(path: path, reason: "not a regular file")
     }
-    let size = Int(st.st_size)
+    return (fd, Int(st.st_size))
+  }
+
+  /// Maps the file at `path` read-only.
+  public init(path: String) throws {
+    let (fd, size) = try Self.openRegularFile(path)
+    defer { close(fd) }
     if size == 0 {
       buffer = UnsafeRawBufferPointer(start: nil, count: 0)
       mapped = false
@@ -48,19 +57,8 @@ public final class MappedBytes: @unchecked Sendable {
   /// changes to the file, even truncating it in place, do not reach these bytes. A file that
   /// changes while it is read gives bytes that fail the header's length or the checksums.
   public init(readingFileAt path: String) throws {
-    let fd = open(path, O_RDONLY)
-    guard fd >= 0 else {
-      throw IndexFormatError.cannotOpen(path: path, reason: String(cString: strerror(errno)))
-    }
+    let (fd, size) = try Self.openRegularFile(path)
     defer { close(fd) }
-    var st = stat()
-    guard fstat(fd, &st) == 0 else {
-      throw IndexFormatError.cannotOpen(path: path, reason: String(cString: strerror(errno)))
-    }
-    guard (st.st_mode & S_IFMT) == S_IFREG else {
-      throw IndexFormatError.cannotOpen(path: path, reason: "not a regular file")
-    }
-    let size = Int(st.st_size)
     let p = UnsafeMutableRawBufferPointer.allocate(byteCount: max(size, 1), alignment: 16)
     var done = 0
     while done < size {

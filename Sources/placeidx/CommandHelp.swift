@@ -13,6 +13,41 @@ enum CommandHelp {
   static var names: String { text.keys.sorted().joined(separator: ", ") }
 
   /// Each command's help.
+  /// The request options of `query`, one home for `placeidx help` and `placeidx query --help`:
+  /// each line indented by `indent`, descriptions from column `width`.
+  static func requestOptions(indent: Int, width: Int) -> String {
+    let options: [(String, [String])] = [
+      ("--origin LAT,LNG", ["distances are measured from here"]),
+      ("--bias-circle LAT,LNG,R", ["prefer places within R meters (0..50000)"]),
+      ("--bias-rect LAT,LNG,LAT,LNG", ["prefer places in the rectangle (low corner, high corner)"]),
+      ("--restrict-circle LAT,LNG,R", ["only places within R meters (R > 0)"]),
+      ("--restrict-rect LAT,LNG,LAT,LNG", ["only places in the rectangle"]),
+      (
+        "--types a,b",
+        [
+          "up to 5 primary types, or one of address, establishment,",
+          "geocode, (regions), (cities)",
+        ]
+      ),
+      ("--countries xx,yy", ["up to 15 region codes"]),
+      ("--region XX", ["format for this region (its country name is left out)"]),
+      ("--language xx", ["preferred name language"]),
+      ("--offset N", ["cursor offset in the query (Unicode characters)"]),
+      ("--max N", ["most suggestions (default 5)"]),
+    ]
+    let pad = String(repeating: " ", count: indent)
+    return options.map { name, lines in
+      let head = pad + name
+      let first =
+        head.count < indent + width
+        ? head.padding(toLength: indent + width, withPad: " ", startingAt: 0)
+          + lines[0] : head + "  " + lines[0]
+      return
+        ([first] + lines.dropFirst().map { String(repeating: " ", count: indent + width) + $0 })
+        .joined(separator: "\n")
+    }.joined(separator: "\n")
+  }
+
   static let text: [String: String] = [
     "build": """
     usage: placeidx build EXTRACT -o FILE [--data DIR] [--quiet] [--report]
@@ -33,26 +68,18 @@ enum CommandHelp {
       --report              the full build report (counts per stage, timings)
     """,
     "query": """
-    usage: placeidx query --index FILE [--index FILE…] QUERY [request options] [--json]
+    usage: placeidx query --index FILE|DIR [--index …] QUERY [request options] [--json | --explain]
            placeidx query --index FILE [--index FILE…] --jsonl
 
-    Autocomplete: prints the suggestions for QUERY (several --index files are shards queried
-    together), or with --jsonl answers one JSON request per stdin line.
+    Autocomplete: prints the suggestions for QUERY (several --index files, or a folder of
+    them, are shards answering as one index), or with --jsonl answers one JSON request per
+    stdin line.
 
-      --origin LAT,LNG              distances are measured from here
-      --bias-circle LAT,LNG,R       prefer places within R meters (0..50000)
-      --bias-rect LAT,LNG,LAT,LNG   prefer places in the rectangle (low corner, high corner)
-      --restrict-circle LAT,LNG,R   only places within R meters (R > 0)
-      --restrict-rect LAT,LNG,LAT,LNG  only places in the rectangle
-      --types a,b                   up to 5 primary types, or one of address, establishment,
-                                    geocode, (regions), (cities)
-      --countries xx,yy             up to 15 region codes
-      --region XX                   format for this region (its country name is left out)
-      --language xx                 preferred name language
-      --offset N                    cursor offset in the query (Unicode characters)
-      --max N                       most suggestions (default 5)
+    \(requestOptions(indent: 2, width: 30))
       --session TOKEN               a session token
       --json                        the Places API (New) response JSON
+      --explain                     each result's score in parts (docs/RANKING.md) and the
+                                    duplicates folded into it
       --jsonl                       JSON lines: see `placeidx help`, "JSON LINES"
     """,
     "details": """

@@ -42,18 +42,7 @@ let usage = """
     placeidx pluscode encode|decode|shorten|recover …
 
   REQUEST OPTIONS (query)
-    --origin LAT,LNG            distances are measured from here
-    --bias-circle LAT,LNG,R     prefer places within R meters (0..50000)
-    --bias-rect LAT,LNG,LAT,LNG prefer places in the rectangle (low corner, high corner)
-    --restrict-circle LAT,LNG,R only places within R meters (R > 0)
-    --restrict-rect LAT,LNG,LAT,LNG  only places in the rectangle
-    --types a,b                 up to 5 primary types, or one of address, establishment,
-                                geocode, (regions), (cities)
-    --countries xx,yy           up to 15 region codes
-    --region XX                 format for this region (its country name is left out)
-    --language xx               preferred name language
-    --offset N                  cursor offset in the query (Unicode characters)
-    --max N                     most suggestions (default 5)
+  \(CommandHelp.requestOptions(indent: 2, width: 28))
     --explain                   each result's score in parts (docs/RANKING.md) and the
                                 duplicates folded into it
 

@@ -1,15 +1,15 @@
 import Foundation
 
-/// Runs a command in `directory` with `environment` (the test process's own when nil), feeding
-/// `input` on stdin; returns exit status, stdout and stderr.
+/// Runs a command in `directory` (the test process's own when nil) with `environment` (likewise),
+/// feeding `input` on stdin; returns exit status, stdout and stderr.
 public func runProcess(
-  _ executable: URL, _ arguments: [String], input: String = "", directory: URL,
+  _ executable: URL, _ arguments: [String], input: String = "", directory: URL? = nil,
   environment: [String: String]? = nil
 ) throws -> (status: Int32, stdout: String, stderr: String) {
   let p = Process()
   p.executableURL = executable
   p.arguments = arguments
-  p.currentDirectoryURL = directory
+  if let directory { p.currentDirectoryURL = directory }
   if let environment { p.environment = environment }
   let out = Pipe()
   let err = Pipe()

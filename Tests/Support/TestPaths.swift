@@ -58,30 +58,6 @@ private let temporaryRoot: URL = {
   return url
 }()
 
-/// Runs a command, feeding `input` on stdin; returns exit status, stdout and stderr.
-public func runProcess(_ executable: URL, _ arguments: [String], input: String = "") throws -> (
-  status: Int32, stdout: String, stderr: String
-) {
-  let p = Process()
-  p.executableURL = executable
-  p.arguments = arguments
-  let out = Pipe()
-  let err = Pipe()
-  let inp = Pipe()
-  p.standardOutput = out
-  p.standardError = err
-  p.standardInput = inp
-  try p.run()
-  inp.fileHandleForWriting.write(Data(input.utf8))
-  try inp.fileHandleForWriting.close()
-  let o = out.fileHandleForReading.readDataToEndOfFile()
-  let e = err.fileHandleForReading.readDataToEndOfFile()
-  p.waitUntilExit()
-  return (
-    p.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self)
-  )
-}
-
 extension TestPaths {
   /// The project's own sample extract.
   public static var sample: URL { repoRoot.appendingPathComponent("Data/sample.osm") }
