@@ -57,7 +57,7 @@ enum ServeCommand {
       apiKey = key
     }
     let client = try PlacesClient(indexPaths: paths)
-    let router = PlacesRouter(client: client, apiKey: apiKey)
+    let slot = RouterSlot(PlacesRouter(client: client, apiKey: apiKey))
 
     // Signals: SIGINT and SIGTERM are blocked in every thread (the daemon's threads inherit the
     // mask) and taken by sigwait below. A parent may have left them ignored (test runners do).
@@ -73,7 +73,7 @@ enum ServeCommand {
     let (fd, boundPort) = try address.listen(port: port)
     let daemon = try HTTPDaemon(
       listenFD: fd, ipv6: address.isIPv6, limits: limits,
-      early: { router.check(head: $0) }, handler: { router.respond(to: $0) })
+      early: { slot.current.check(head: $0) }, handler: { slot.current.respond(to: $0) })
     let url = "http://\(address.urlHost):\(boundPort)"
     print(
       "placeidx serve: listening on \(url) (\(paths.joined(separator: ", ")); "
@@ -86,6 +86,7 @@ enum ServeCommand {
             : "TLS (the API key travels in clear text)"))
     }
     fflush(nil)
+    IndexWatcher.start(paths: paths, slot: slot, apiKey: apiKey)
     var received: Int32 = 0
     sigwait(&stopSignals, &received)
     print("placeidx serve: signal \(received): finishing the requests in progress")
@@ -190,5 +191,84 @@ struct ListenAddress {
       Int(UInt16(raw[2]) << 8 | UInt16(raw[3]))
     }
     return (fd, bound)
+  }
+}
+
+/// The router requests are answered with, replaced whole when the index files are.
+final class RouterSlot: @unchecked Sendable {
+  // @unchecked: `router` is read and written only while holding `lock`.
+  private let lock = NSLock()
+  private var router: PlacesRouter
+
+  init(_ router: PlacesRouter) { self.router = router }
+
+  /// The router now (a request keeps the one it started with).
+  var current: PlacesRouter {
+    lock.lock()
+    defer { lock.unlock() }
+    return router
+  }
+
+  func replace(_ new: PlacesRouter) {
+    lock.lock()
+    router = new
+    lock.unlock()
+  }
+}
+
+/// Watches the index files `serve` loaded: when one is replaced (a rename over it, as `build`
+/// and `dist` do, gives it another inode; a folder may gain or lose files), it loads them all
+/// again with every checksum checked and then swaps them in; until then, and for good when the
+/// new files fail to load, the old ones keep serving. A file must never be rewritten in place
+/// (docs/LIMITS.md): the mapped pages would change under the requests.
+enum IndexWatcher {
+  /// How often the files are looked at, in seconds.
+  static let interval = 1.0
+
+  /// What identifies the files now: for each path (each `.placeidx` of a folder), its device,
+  /// inode, size and modification time.
+  static func signature(_ paths: [String]) -> [String] {
+    var files: [String] = []
+    for p in paths {
+      var isFolder: ObjCBool = false
+      if FileManager.default.fileExists(atPath: p, isDirectory: &isFolder), isFolder.boolValue {
+        let names = ((try? FileManager.default.contentsOfDirectory(atPath: p)) ?? [])
+          .filter { $0.hasSuffix(".placeidx") }.sorted()
+        files += names.map { (p as NSString).appendingPathComponent($0) }
+      } else {
+        files.append(p)
+      }
+    }
+    return files.map { f in
+      var st = stat()
+      guard stat(f, &st) == 0 else { return "\(f) missing" }
+      return
+        "\(f) \(st.st_dev) \(st.st_ino) \(st.st_size) \(st.st_mtim.tv_sec).\(st.st_mtim.tv_nsec)"
+    }
+  }
+
+  /// Starts the watching thread.
+  static func start(paths: [String], slot: RouterSlot, apiKey: String?) {
+    let thread = Thread {
+      var loaded = signature(paths)
+      while true {
+        Thread.sleep(forTimeInterval: interval)
+        let now = signature(paths)
+        guard now != loaded else { continue }
+        // Loaded or refused, this state of the files is settled: the next change is looked at.
+        loaded = now
+        do {
+          let client = try PlacesClient(indexPaths: paths)
+          slot.replace(PlacesRouter(client: client, apiKey: apiKey))
+          print(
+            "placeidx serve: reloaded \(paths.joined(separator: ", ")) (every checksum checked)")
+        } catch {
+          print("placeidx serve: kept the indexes loaded before: the new files fail: \(error)")
+        }
+        fflush(nil)
+      }
+    }
+    thread.name = "index watcher"
+    thread.start()
   }
 }
