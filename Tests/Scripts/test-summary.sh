@@ -1,5 +1,5 @@
 #!/bin/sh
-# The closing line of `make test`: how many tests were skipped, and how many of them for lack of
+# The summary of `make test`, before the runner's closing line repeated: how many tests were skipped, and how many of them for lack of
 # the shared data (real OSM extracts, plus-code reference data), read from the full log. Swift
 # Testing reports every test of a skipped suite on a line of its own; the suites' own lines are
 # not counted. With CI=true, a test skipped for lack of the shared data fails the run.
@@ -17,4 +17,6 @@ if [ "${CI:-}" = true ] && [ "$lacking" -gt 0 ]; then
   echo "CI: $lacking tests were skipped for lack of the shared data"
   exit 1
 fi
+# The test runner's own closing line ends the output, as readers of `swift test` expect.
+grep -E '^[^ ]+ Test run with ' "$log" | tail -1
 exit 0
