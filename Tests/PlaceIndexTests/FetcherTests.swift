@@ -158,7 +158,9 @@ func waitUntil(_ seconds: Double = 30, _ condition: () -> Bool) async {
     let filter = AutocompleteFilter(
       coordinateRegionBias: .circle(center: center, radiusMeters: 10),
       coordinateRegionRestriction: .circle(center: center, radiusMeters: 20_000))
-    #expect(throws: PlacesError.self) {
+    #expect(
+      throws: PlacesError.invalidRequest("locationBias and locationRestriction cannot both be set")
+    ) {
       try client.autocompleteSuggestions(for: AutocompleteRequest(query: "apo", filter: filter))
     }
     let box = EventLog()

@@ -132,7 +132,10 @@ func places(_ s: [AutocompleteSuggestion]) -> [AutocompletePlaceSuggestion] {
     #expect(throws: PlacesError.notFound("no place with ID 'N1'")) {
       try c.fetchPlace(with: FetchPlaceRequest(placeID: "N1", placeProperties: [.displayName]))
     }
-    #expect(throws: PlacesError.self) {
+    #expect(
+      throws: PlacesError.invalidArgument(
+        "'X12' is not a place ID (expected N, W or R and digits)")
+    ) {
       try c.fetchPlace(with: FetchPlaceRequest(placeID: "X12", placeProperties: [.displayName]))
     }
   }
