@@ -86,6 +86,14 @@ struct ShardTests {
         let a = PlacesJSONProtocol.encodeResponse(try shards.autocompleteSuggestions(for: request))
         let b = PlacesJSONProtocol.encodeResponse(try whole.autocompleteSuggestions(for: request))
         #expect(a == b, "\(request.query) near \(String(describing: origin))")
+        // On the shards the explanation sums to the score as well (it takes the same
+        // decisions over all shards as the search).
+        if n == chars.count {
+          for e in try shards.explainedSuggestions(for: request) {
+            #expect(
+              abs(e.breakdown.total - e.score) < 1e-9, "\(request.query) \(e.suggestion.placeID)")
+          }
+        }
         compared += 1
         if b.count > 30 { nonEmpty += 1 }
       }

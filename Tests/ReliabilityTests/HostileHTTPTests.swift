@@ -363,25 +363,10 @@ struct HostileHTTPTests {
 
   @Test("--host ::1 serves on the IPv6 loopback", .enabled(if: hasIPv6Loopback))
   func ipv6Loopback() throws {
-    let p = Process()
-    p.executableURL = TestPaths.placeidx
-    p.arguments = ["serve", "--index", FuzzHarness.sampleIndexPath, "--host", "::1", "--port", "0"]
-    let out = Pipe()
-    p.standardOutput = out
-    p.standardError = FileHandle.nullDevice
-    try p.run()
-    defer {
-      kill(p.processIdentifier, SIGKILL)
-      p.waitUntilExit()
-    }
-    var line = Data()
-    while !line.contains(UInt8(ascii: "\n")) {
-      let chunk = out.fileHandleForReading.availableData
-      if chunk.isEmpty { break }
-      line.append(chunk)
-    }
-    let text = String(decoding: line, as: UTF8.self)
-    let port = try #require(text.firstMatch(of: /http:\/\/\[::1\]:(\d+)/).flatMap { UInt16($0.1) })
+    let server = try ServeProcess(index: FuzzHarness.sampleIndexPath, arguments: ["--host", "::1"])
+    defer { withExtendedLifetime(server) {} }  // serving until the exchange below is done
+    #expect(server.startupLine.contains("http://[::1]:"), "\(server.startupLine)")
+    let port = try #require(UInt16(exactly: server.port))
     let fd = socket(AF_INET6, Int32(SOCK_STREAM.rawValue), 0)
     try #require(fd >= 0)
     defer { close(fd) }

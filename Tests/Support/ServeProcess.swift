@@ -30,7 +30,8 @@ public final class ServeProcess: @unchecked Sendable {
       line.append(chunk)
     }
     startupLine = String(decoding: line, as: UTF8.self)
-    guard let match = startupLine.firstMatch(of: /127\.0\.0\.1:(\d+)/), let port = Int(match.1)
+    guard let match = startupLine.firstMatch(of: /(?:127\.0\.0\.1|\[::1\]):(\d+)/),
+      let port = Int(match.1)
     else {
       kill(process.processIdentifier, SIGKILL)
       process.waitUntilExit()

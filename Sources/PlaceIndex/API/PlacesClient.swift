@@ -14,7 +14,7 @@ public final class PlacesClient: Sendable {
 
   /// `paths` with each folder replaced by the `.placeidx` files in it, sorted by name; a
   /// folder without any is an error that names it.
-  static func expandingFolders(_ paths: [String]) throws(PlacesError) -> [String] {
+  package static func expandingFolders(_ paths: [String]) throws(PlacesError) -> [String] {
     var out: [String] = []
     for p in paths {
       var isFolder: ObjCBool = false

@@ -91,11 +91,22 @@ extension PlacesClient {
     if try plusCodeSuggestion(request) != nil { return [] }
     let results = try ranked(request, plan: plan, typeFilter: typeFilter)
     let limit = max(1, request.maxResultCount) * Ranking.candidatesPerResult
+    let words: [[ResolvedToken]]
+    do {
+      words = try LoadedIndex.resolveWords(indexes, plan, limit: limit).words
+    } catch let e as IndexFormatError {
+      throw .index(e)
+    } catch {
+      throw .index(
+        .corrupt(path: indexes.first?.file.path ?? "?", section: "?", offset: 0, reason: "\(error)")
+      )
+    }
     func parts(_ p: ScoredPlace) throws(PlacesError) -> ScoreBreakdown {
       let index = indexes[p.shard]
       do {
         return try index.breakdown(
-          of: p, plan: plan, filter: request.filter, typeFilter: typeFilter, limit: limit)
+          of: p, words: words[p.shard], plan: plan, filter: request.filter,
+          typeFilter: typeFilter, limit: limit)
       } catch let e as PlacesError {
         throw e
       } catch let e as IndexFormatError {

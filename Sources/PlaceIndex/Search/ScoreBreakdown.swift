@@ -56,13 +56,14 @@ package struct ScoreBreakdown: Sendable, Equatable, CustomStringConvertible {
 
 extension LoadedIndex {
   /// The parts of the score of `place`, found by a search for `plan` with `filter` and
-  /// `limit`: every word's hits in it are read from that word's whole postings (not from the
+  /// `limit` whose words this index resolved as `resolved` (`LoadedIndex.resolveWords`, which
+  /// takes the decisions over all shards): every word's hits in it are read from that word's whole postings (not from the
   /// search's merged ones), so that the sum is an independent check of the search's score.
   func breakdown(
-    of place: ScoredPlace, plan: QueryPlan, filter: AutocompleteFilter, typeFilter: TypeFilter,
-    limit: Int
+    of place: ScoredPlace, words resolved: [ResolvedToken], plan: QueryPlan,
+    filter: AutocompleteFilter, typeFilter: TypeFilter, limit: Int
   ) throws -> ScoreBreakdown {
-    var words = try plan.tokens.map { try resolve($0, limit: limit) }
+    var words = resolved
     // The relaxed pass looks for the words found only inside longer tokens in no place.
     if place.missing > 0 {
       for i in words.indices where words[i].infixOnly {

@@ -42,40 +42,10 @@ extension LoadedIndex {
     typeFilter: TypeFilter, limit: Int, regionLookup: Bool = true
   ) throws -> [ScoredPlace] {
     guard !plan.tokens.isEmpty, !indexes.isEmpty else { return [] }
-    // The words before the last are finished: a query typed on resolved them already, and
-    // keeps them for the next keystrokes. The last one is still being typed and new with every
-    // keystroke, unless the text goes on after it ("new york, ").
-    let keys = plan.tokens.indices.map { i in
-      i < plan.tokens.count - 1 || plan.lastIsFinished
-        ? WordKey(word: plan.tokens[i], limit: limit) : nil
-    }
-    var resolved = try indexes.map { index in
-      try index.located {
-        try zip(plan.tokens, keys).map { t, key in
-          try key.map {
-            try index.recent.resolvedWords.value(for: $0) { try index.resolve(t, limit: limit) }
-          } ?? index.resolve(t, limit: limit)
-        }
-      }
-    }
+    var (resolved, keys) = try resolveWords(indexes, plan, limit: limit)
     var context = SearchContext(filter: filter, typeFilter: typeFilter, limit: limit)
     context.regionLookup = regionLookup
     context.wordKeys = keys
-    if indexes.count > 1 {
-      // Typos when the word's tokens as typed hold too few places over all shards; inside
-      // longer words when nothing else matches it in any shard.
-      for i in plan.tokens.indices {
-        let asTyped = resolved.reduce(0) { $0 + $1[i].rangeCost }
-        let typos = asTyped < Ranking.typoWhenFewerThanLimits * limit
-        let withTypos = resolved.reduce(0) { $0 + $1[i].decided(typos: typos, infix: false).cost }
-        let infix = withTypos == 0
-        for s in resolved.indices {
-          resolved[s][i] = resolved[s][i].decided(typos: typos, infix: infix)
-        }
-        context.wordKeys[i]?.typos = typos
-        context.wordKeys[i]?.infix = infix
-      }
-    }
     var found: [ScoredPlace] = []
     for s in try searchOrder(indexes, resolved, context: context)
     where !resolved[s].contains(where: \.isEmpty) {
@@ -83,8 +53,9 @@ extension LoadedIndex {
       // Shards in order of their best possible score: one that cannot beat the places kept
       // is skipped, and so are all after it.
       if indexes.count > 1, found.count >= limit {
-        found = try merged(found, indexes, limit: limit)
-        if try index.extent.bestScore(words, context: context) < found[limit - 1].score { break }
+        // The score the kept places must beat: the limit-th best (ties do not matter here).
+        let worst = found.map(\.score).sorted(by: >)[limit - 1]
+        if try index.extent.bestScore(words, context: context) < worst { break }
       }
       let driver = words.indices.min { words[$0].cost < words[$1].cost }!
       var best = TopPlaces(limit: limit)
@@ -119,6 +90,45 @@ extension LoadedIndex {
     }
     return order.sorted { $0.best > $1.best || ($0.best == $1.best && $0.shard < $1.shard) }
       .map(\.shard)
+  }
+
+  /// Each index's words for `plan`, and the cache keys of the finished ones.
+  ///
+  /// The words before the last are finished: a query typed on resolved them already, and
+  /// keeps them for the next keystrokes. The last one is still being typed and new with every
+  /// keystroke, unless the text goes on after it ("new york, "). With several indexes, each
+  /// word's typo and inside-word candidates are kept only when the counts over all of them
+  /// ask for them: typos when its tokens as typed hold too few places over all shards, inside
+  /// longer words when nothing else matches it in any shard.
+  static func resolveWords(_ indexes: [LoadedIndex], _ plan: QueryPlan, limit: Int) throws
+    -> (words: [[ResolvedToken]], keys: [WordKey?])
+  {
+    var keys = plan.tokens.indices.map { i in
+      i < plan.tokens.count - 1 || plan.lastIsFinished
+        ? WordKey(word: plan.tokens[i], limit: limit) : nil
+    }
+    var resolved = try indexes.map { index in
+      try index.located {
+        try zip(plan.tokens, keys).map { t, key in
+          try key.map {
+            try index.recent.resolvedWords.value(for: $0) { try index.resolve(t, limit: limit) }
+          } ?? index.resolve(t, limit: limit)
+        }
+      }
+    }
+    guard indexes.count > 1 else { return (resolved, keys) }
+    for i in plan.tokens.indices {
+      let asTyped = resolved.reduce(0) { $0 + $1[i].rangeCost }
+      let typos = asTyped < Ranking.typoWhenFewerThanLimits * limit
+      let withTypos = resolved.reduce(0) { $0 + $1[i].decided(typos: typos, infix: false).cost }
+      let infix = withTypos == 0
+      for s in resolved.indices {
+        resolved[s][i] = resolved[s][i].decided(typos: typos, infix: infix)
+      }
+      keys[i]?.typos = typos
+      keys[i]?.infix = infix
+    }
+    return (resolved, keys)
   }
 
   /// The relaxed pass over `indexes`: places that match every word but one, scored with the

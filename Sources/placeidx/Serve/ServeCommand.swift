@@ -228,17 +228,8 @@ enum IndexWatcher {
   /// What identifies the files now: for each path (each `.placeidx` of a folder), its device,
   /// inode, size and modification time.
   static func signature(_ paths: [String]) -> [String] {
-    var files: [String] = []
-    for p in paths {
-      var isFolder: ObjCBool = false
-      if FileManager.default.fileExists(atPath: p, isDirectory: &isFolder), isFolder.boolValue {
-        let names = ((try? FileManager.default.contentsOfDirectory(atPath: p)) ?? [])
-          .filter { $0.hasSuffix(".placeidx") }.sorted()
-        files += names.map { (p as NSString).appendingPathComponent($0) }
-      } else {
-        files.append(p)
-      }
-    }
+    // A folder that has lost its last index still has a signature: its path, missing.
+    let files = (try? PlacesClient.expandingFolders(paths)) ?? paths
     return files.map { f in
       var st = stat()
       guard stat(f, &st) == 0 else { return "\(f) missing" }
