@@ -297,6 +297,36 @@ public struct PostingsCursor {
     return isBitmap ? try nextBit() : try nextGap()
   }
 
+  /// The first place from `target` on, or nil when the list holds none: skips the places
+  /// before it (a bitmap list by whole bytes) and consumes the one returned, as `next()` does.
+  @inline(__always)
+  public mutating func advance(to target: Int) throws -> Int? {
+    if isBitmap, remaining > 0 {
+      // Whole bytes before the target's byte are counted and passed over: the bits left of
+      // the byte being read, then the bytes up to the target's.
+      let targetByte = bitmapStart + max(0, (target - bitmapBase) >> 3)
+      if targetByte > reader.offset {
+        var skipped = byte.nonzeroBitCount
+        let stop = min(targetByte, reader.buffer.count)
+        var o = reader.offset
+        while o < stop {
+          skipped += reader.buffer[o].nonzeroBitCount
+          o += 1
+        }
+        guard skipped <= remaining else {
+          throw reader.fault("bitmap holds more than its \(count) places", at: o)
+        }
+        remaining -= skipped
+        reader.offset = o
+        byte = 0
+      }
+    }
+    while let p = try next() {
+      if p >= target { return p }
+    }
+    return nil
+  }
+
   /// Reads the rest of the list: for each place p, ORs `bits` into `hits[p]` and, when `set`
   /// is given, sets bit p of it (64 places a word, low bit first). Both must hold every place
   /// of the index.

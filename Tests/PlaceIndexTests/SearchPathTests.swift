@@ -279,6 +279,8 @@ struct SearchOracleTests {
     let texts = [
       "Kaivokatu", "Stockmann", "Esplanadi 3", "Hotel K", "Suomen Pankki", "Fi", "Helsinki",
       "Mannerheimintie", "Kluuvi", "pharmacy", "restaurant Kaivokatu",
+      // Short prefixes of several words: every word but the driving one is sought.
+      "k m s", "Su Pa", "h ka 1",
     ]
     // Origins, and biases: every place inside a bias region earns the full nearness bonus.
     let center = Coordinate(latitude: 60.1699, longitude: 24.9384)
@@ -386,6 +388,29 @@ struct WordHitsTests {
       if !word.typos.isEmpty { withTypos += 1 }
     }
     #expect(compared > 1000 && withTypos > 0)
+  }
+
+  /// A merger asked for places in ascending order, far apart or next to each other (bitmap
+  /// lists pass whole bytes), tells for each what the hit map tells.
+  @Test func seekingPlacesInRankOrderTellsWhatTheHitMapTells() throws {
+    let index = try LoadedIndex(path: try helsinkiSearchIndex.get())
+    var random = SplitMix64(seed: 29)
+    var hitsFound = 0
+    var asked = 0
+    for word in try words(index, count: 120, seed: 23) {
+      let map = try WordHitMap(word, postings: index.postings, placeCount: index.places.count)
+      var merger = try PostingsMerger(postings: index.postings, words: [word])
+      var rank = random.below(8)
+      while rank < index.places.count {
+        let hits = try merger.hits(at: rank)
+        #expect(hits == map[rank], "rank \(rank)")
+        if hits != [] { hitsFound += 1 }
+        asked += 1
+        // Steps of 0 (the same place again) to a few hundred places.
+        rank += [0, 1, 3, 9, 40, 300][random.below(6)]
+      }
+    }
+    #expect(asked > 2_000 && hitsFound > 200, "\(asked) asked, \(hitsFound) found")
   }
 
   /// Every word of a place's primary text that the index holds as a token lies in that place's

@@ -137,6 +137,13 @@ func main() throws {
       work: absolute(o.values["work"] ?? "build/bench", root: root),
       seconds: try o.int("seconds") ?? 20, clients: try o.int("clients") ?? 200,
       perCategory: try o.int("targets") ?? 60, seed: seed)
+  case "probe-queries":
+    guard o.positional.count == 1 else { throw HarnessError("probe-queries INDEX [--shards A,B]") }
+    try ProbeQueries.run(
+      index: o.positional[0],
+      shards: (o.values["shards"] ?? "").split(separator: ",").map(String.init),
+      perCategory: try o.int("targets") ?? 20, seed: seed, passes: try o.int("passes") ?? 3,
+      answers: o.values["answers"])
   case "probe-open":
     guard o.positional.count == 2 else { throw HarnessError("probe-open ours|peer PATH") }
     try Harness.probeOpen(system: o.positional[0], path: o.positional[1])

@@ -15,13 +15,10 @@ struct Candidates {
   /// it has none); nil when the candidates are a restriction region's places.
   private(set) var exactNames: [Int]? = nil
   /// When the search reads from both ends (``LoadedIndex/readsFromBothEnds(_:cost:)``):
-  /// every place's hits for the single driving word and its places as bitmaps, read whole
-  /// once, instead of merged lists.
+  /// every place's hits for the single driving word, read whole once, instead of merged
+  /// lists.
   private(set) var driverMap: WordHitMap? = nil
-  /// With ``driverMap``: the places that carry the driving word in a name, and those that
-  /// carry it in their context only.
-  var sets: (inName: PlaceSet, inContext: PlaceSet)? { driverMap?.sets }
-  /// The rank `next()` returned last from `sets`.
+  /// The rank `next()` returned last from ``driverMap``.
   private var last = -1
   private var droppedContexts = false
   /// The last place whose name carries the exact token, or -1: after it, no place can score
@@ -54,18 +51,16 @@ struct Candidates {
       merger = try PostingsMerger(postings: index.postings, words: words)
       return
     }
-    driverMap = try WordHitMap(
-      words[0], postings: index.postings, placeCount: index.places.count, sets: true)
+    driverMap = try WordHitMap(words[0], postings: index.postings, placeCount: index.places.count)
   }
 
   /// The next place rank, each rank once, ascending.
   mutating func next() throws -> Int? {
     if merger != nil { return try merger!.next() }
-    if let sets {
-      guard
-        let rank = sets.inName.first(
-          from: last + 1, orIn: droppedContexts ? nil : sets.inContext)
-      else { return nil }
+    if let driverMap {
+      guard let rank = driverMap.first(from: last + 1, context: !droppedContexts) else {
+        return nil
+      }
       last = rank
       return rank
     }
@@ -90,7 +85,7 @@ struct Candidates {
   /// Whether the drivers' words may lie in a name of the place `next()` returned last; false
   /// only when the postings say they lie in its context alone.
   var mayMatchName: Bool {
-    if let sets { return sets.inName.contains(last) }
+    if let driverMap { return driverMap.inName(last) }
     return merger.map { !$0.hits.isDisjoint(with: .inName) } ?? true
   }
 

@@ -45,9 +45,7 @@ extension LoadedIndex {
   ) throws -> Bool {
     let context = scorer.context
     let radii = ringRadii(context)
-    guard let focus = context.focus, !radii.isEmpty, let driverMap = candidates.driverMap,
-      let sets = driverMap.sets
-    else {
+    guard let focus = context.focus, !radii.isEmpty, let driverMap = candidates.driverMap else {
       return false
     }
     let exactNames = (candidates.exactNames ?? []).filter { $0 >= rank }
@@ -56,11 +54,11 @@ extension LoadedIndex {
     if best.isFull && scorer.maxContextText + scorer.maxGeo + importanceBound < best.worst {
       candidates.dropContextLists()
     }
-    let inName = sets.inName
-    let inContext: PlaceSet? = candidates.droppedContextLists ? nil : sets.inContext
+    let contexts = !candidates.droppedContextLists
     // Places below `first` were read in rank order; the others as they are seen here.
     let first = rank
-    var seen = PlaceSet(count: places.count)
+    // A set of the places seen, not a bitmap of every place: its cost follows the places read.
+    var seen = Set<Int>()
     // The few places whose name carries the word typed whole come first: then every other
     // place can score it only as a prefix.
     var exactNamesSeen = false
@@ -117,8 +115,8 @@ extension LoadedIndex {
         let rank = places[ringPosition]
         ringPosition += 1
         guard rank >= first && !seen.contains(rank) else { continue }
-        let name = inName.contains(rank)
-        guard name || inContext?.contains(rank) == true else { continue }
+        let name = driverMap.inName(rank)
+        guard name || (contexts && driverMap.inContext(rank)) else { continue }
         seen.insert(rank)
         let text = scorer.textBound(
           name: name, exactName: !driverMap[rank].isDisjoint(with: .exactInName))

@@ -20,16 +20,23 @@ struct PlaceScorer {
   /// The best text score of a place whose single driving word, typed whole, lies in its name
   /// only as a prefix of a longer word.
   let maxPrefixText: Double
+  /// The best text score of a place whose name carries no typed word whole: every word a
+  /// prefix of a name word, the coverage, the whole-name bonus.
+  let maxTextOfPrefixes: Double
   /// The best geo score: the full nearness bonus when there is a focus.
   let maxGeo: Double
   private var entry = PlaceMatch()
   /// The index's decoded contexts, as buffers: copying them retains nothing.
   private let decoded: DecodedContexts.View
-  /// Each word's hits in every place; nil for the word whose hits the candidates tell as they
-  /// come (``Candidates/hits``). Read on first use: a search that scores nothing reads none.
+  /// When the candidates come in rank order: each word's postings, read as far as the places
+  /// scored (nil for the word whose hits the candidates tell as they come,
+  /// ``Candidates/hits``). Opened on first use: a search that scores nothing opens none.
+  private var seekers: [PostingsMerger?] = []
+  /// When the search reads from both ends, places come in any order: each word's hits in
+  /// every place (the driver's from the candidates), read whole.
   private var maps: [WordHitMap?] = []
-  /// The maps' hits (empty for the told word), read without retaining the maps.
-  private var views: [UnsafeBufferPointer<UInt16>] = []
+  /// Whether the words' postings are open (``seekers`` or ``maps``).
+  private var opened = false
   /// Which word the candidates tell the hits of, or nil.
   private let toldWord: Int?
   /// The driving word and its map, when the candidates read it whole.
@@ -50,6 +57,8 @@ struct PlaceScorer {
     var text = W.coverage + (wholeName ? W.wholeName : 0)
     for q in resolved { text += q.exact != nil ? W.nameExact : W.namePrefix }
     maxText = text
+    maxTextOfPrefixes =
+      W.coverage + (wholeName ? W.wholeName : 0) + Double(resolved.count) * W.namePrefix
     var contextText = text
     var prefixText = text
     if drivers.count == 1 {
@@ -69,16 +78,47 @@ struct PlaceScorer {
     hits = Array(repeating: [], count: resolved.count)
   }
 
-  /// Reads each word's hit map (the finished words' from the index's cache), but the one the
-  /// candidates tell.
-  private mutating func readMaps() throws {
+  /// Opens each word's postings, but the one the candidates tell: as seekers when places come
+  /// in rank order, else as hit maps (the finished words' from the index's cache).
+  private mutating func openWords() throws {
+    opened = true
+    guard driverMap != nil else {
+      seekers = try resolved.indices.map { i in
+        i == toldWord ? nil : try PostingsMerger(postings: index.postings, words: [resolved[i]])
+      }
+      return
+    }
     maps = try resolved.indices.map { i in
       if i == toldWord { return nil }
       if let driverMap, driverMap.word == i { return driverMap.map }
       let key = i < context.wordKeys.count ? context.wordKeys[i] : nil
       return try index.hitMap(resolved[i], key: key)
     }
-    views = maps.map { $0?.view ?? UnsafeBufferPointer(start: nil, count: 0) }
+  }
+
+  /// Scores, from `rank` on in rank order, the places whose primary or alternative name
+  /// carries a typed word whole, into `best`, until even a perfect match could not enter:
+  /// what a search in rank order reads once no other place can enter. Every word's hits
+  /// come from its postings, the told word's too.
+  mutating func scoreExactNames(from rank: Int, into best: inout TopPlaces) throws {
+    if !opened { try openWords() }
+    guard !seekers.isEmpty else { return }
+    let exact = resolved.compactMap(\.exact).map {
+      ResolvedToken(range: $0..<($0 + 1), exact: $0, typos: [], cost: 0, typedLength: 0)
+    }
+    guard !exact.isEmpty else { return }
+    if let told = toldWord {
+      seekers[told] = try PostingsMerger(postings: index.postings, words: [resolved[told]])
+    }
+    var names = try PostingsMerger(postings: index.postings, words: exact)
+    names.dropContextLists()
+    while let p = try names.next() {
+      guard p >= rank else { continue }
+      let importance = try decode(p)
+      if best.isFull && maxText + maxGeo + importance < best.worst { return }
+      for i in hits.indices { hits[i] = try seekers[i]!.hits(at: p) }
+      try insert(p, importance: importance, geoBound: maxGeo, into: &best)
+    }
   }
 
   /// The best text score of a place, from what the postings tell of it: whether the driving
@@ -103,10 +143,25 @@ struct PlaceScorer {
     _ rank: Int, driverHits: WordHits = [], importance: Double, geoBound: Double,
     into best: inout TopPlaces
   ) throws {
-    if maps.count != resolved.count { try readMaps() }
+    if !opened { try openWords() }
     for i in hits.indices {
-      hits[i] = i == toldWord ? driverHits : WordHits(rawValue: views[i][rank])
+      if i == toldWord {
+        hits[i] = driverHits
+      } else if seekers.isEmpty {
+        hits[i] = maps[i]![rank]
+      } else {
+        hits[i] = try seekers[i]!.hits(at: rank)
+      }
     }
+    try insert(rank, importance: importance, geoBound: geoBound, into: &best)
+  }
+
+  /// Inserts the place ``decode(_:)`` read last into `best`, with the words' ``hits`` in it,
+  /// when it matches them, passes the filters and ranks.
+  @inline(__always)
+  private mutating func insert(
+    _ rank: Int, importance: Double, geoBound: Double, into best: inout TopPlaces
+  ) throws {
     guard
       let text = index.textScore(
         nameWordCount: entry.nameWordCount, hits: hits, resolved, missing: missing)

@@ -3,12 +3,17 @@ import PlaceIndexFormat
 /// Merges the postings lists of the driving words' tokens (prefix ranges and typo candidates,
 /// every part) into one ascending stream of place ranks, telling for each where the words lie
 /// in it.
+///
+/// Over one word that does not drive the search, it also answers where the word lies in
+/// places asked for in ascending rank order (``hits(at:)``), reading its postings only as far
+/// as the last place asked for: the cost of a search in rank order then follows how far it
+/// reads, not the index's place count.
 struct PostingsMerger {
   private var cursors: [PostingsCursor] = []
   /// What each cursor's list tells of its places.
   private var bits: [WordHits] = []
-  /// A binary min-heap of (head value, cursor) pairs.
-  private var heap: [(value: Int, cursor: Int)] = []
+  /// Each cursor's next place.
+  private var heap = CursorHeap()
   /// Where the driving words lie in the rank `next()` returned last (the union over the words
   /// when there are two; exact tokens only when there is one).
   private(set) var hits: WordHits = []
@@ -22,7 +27,7 @@ struct PostingsMerger {
     keepsContexts = words.count == 1 && !words[0].typos.isEmpty
     var cursors: [PostingsCursor] = []
     var bits: [WordHits] = []
-    var heap: [(value: Int, cursor: Int)] = []
+    var heap = CursorHeap()
     for word in words {
       var w = word
       if words.count > 1 { w.exact = nil }
@@ -32,15 +37,15 @@ struct PostingsMerger {
           if let v = try c.next() {
             cursors.append(c)
             bits.append(WordHits.of(t, in: part, for: w))
-            heap.append((v, cursors.count - 1))
+            heap.entries.append((v, cursors.count - 1))
           }
         }
       }
     }
     self.cursors = cursors
     self.bits = bits
+    heap.heapify()
     self.heap = heap
-    heapify()
   }
 
   /// Whether ``dropContextLists()`` was called.
@@ -53,53 +58,33 @@ struct PostingsMerger {
     guard !droppedContextLists, !keepsContexts else { return }
     droppedContextLists = true
     let contextBits: WordHits = [.range(.context), .typo(.context)]
-    heap.removeAll { !bits[$0.cursor].isDisjoint(with: contextBits) }
-    heapify()
-  }
-
-  /// Orders the whole heap.
-  private mutating func heapify() {
-    var i = heap.count / 2
-    while i > 0 {
-      i -= 1
-      siftDown(i)
-    }
+    heap.entries.removeAll { !bits[$0.cursor].isDisjoint(with: contextBits) }
+    heap.heapify()
   }
 
   /// The next place rank, each rank once.
   mutating func next() throws -> Int? {
-    guard let top = heap.first else { return nil }
+    guard let top = heap.top else { return nil }
     let value = top.value
     var found: WordHits = []
     // Advance every cursor whose head is this value.
-    while let h = heap.first, h.value == value {
+    while let h = heap.top, h.value == value {
       found.formUnion(bits[h.cursor])
-      if let v = try cursors[h.cursor].next() {
-        heap[0].value = v
-      } else {
-        let last = heap.removeLast()
-        if heap.isEmpty { break }
-        heap[0] = last
-      }
-      siftDown(0)
+      heap.replaceTop(try cursors[h.cursor].next())
     }
     hits = found
     return value
   }
 
-  /// Restores the heap order below `start`.
-  private mutating func siftDown(_ start: Int) {
-    let count = heap.count
-    var i = start
-    let item = heap[i]
-    while true {
-      var child = 2 * i + 1
-      if child >= count { break }
-      if child + 1 < count && heap[child + 1].value < heap[child].value { child += 1 }
-      if heap[child].value >= item.value { break }
-      heap[i] = heap[child]
-      i = child
+  /// Where the single word lies in place `rank`, which is not below the rank asked for
+  /// before: every list whose next place lies before it moves to its first place from it.
+  mutating func hits(at rank: Int) throws -> WordHits {
+    while let h = heap.top, h.value < rank {
+      heap.replaceTop(try cursors[h.cursor].advance(to: rank))
     }
-    heap[i] = item
+    guard let h = heap.top, h.value == rank else { return [] }
+    var found: WordHits = []
+    heap.forEachAtTop { found.formUnion(bits[$0]) }
+    return found
   }
 }

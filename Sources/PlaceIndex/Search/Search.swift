@@ -42,7 +42,7 @@ extension LoadedIndex {
     typeFilter: TypeFilter, limit: Int, regionLookup: Bool = true
   ) throws -> [ScoredPlace] {
     guard !plan.tokens.isEmpty, !indexes.isEmpty else { return [] }
-    var (resolved, keys) = try resolveWords(indexes, plan, limit: limit)
+    let (resolved, keys) = try resolveWords(indexes, plan, limit: limit)
     var context = SearchContext(filter: filter, typeFilter: typeFilter, limit: limit)
     context.regionLookup = regionLookup
     context.wordKeys = keys
@@ -252,7 +252,7 @@ extension LoadedIndex {
     var decodes = 0
     while let rank = try candidates.next() {
       // Nearness keeps this scan from stopping: read the rest from both ends.
-      if decodes == Ranking.nearFirstAfter && candidates.sets != nil && maxGeo > 0,
+      if decodes == Ranking.nearFirstAfter && candidates.driverMap != nil && maxGeo > 0,
         try collectNearFirst(
           after: rank, &candidates, importanceBound: lastImportance, scorer: &scorer,
           into: &best)
@@ -277,6 +277,15 @@ extension LoadedIndex {
       // perfect text and geo match could not enter the results.
       let laterText = rank > candidates.lastExactName ? scorer.maxPrefixText : scorer.maxText
       if best.isFull && laterText + maxGeo + importance < best.worst { break }
+      // No later place whose name lacks every typed word whole can enter: the places whose
+      // name carries one are the rest to read (a search of several short words, "R A", would
+      // else read every candidate: each word may be some name's whole word).
+      if best.isFull && candidates.driverMap == nil
+        && scorer.maxTextOfPrefixes + maxGeo + importance < best.worst
+      {
+        try scorer.scoreExactNames(from: rank, into: &best)
+        return
+      }
       try scorer.score(
         rank, driverHits: candidates.hits, importance: importance, geoBound: maxGeo, into: &best)
     }

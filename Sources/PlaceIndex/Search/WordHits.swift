@@ -53,56 +53,129 @@ struct WordHits: OptionSet, Sendable {
   }
 }
 
-/// Every place's ``WordHits`` for one typed word, read whole from its postings: what a search
-/// checks for each word that does not drive it (and for the driving word too when it reads
-/// from both ends, or when its candidates come from a region).
+/// Every place's ``WordHits`` for one typed word, read whole from its postings, for a search
+/// that asks for places in any order: the words of a search with an origin that reads from
+/// both ends (``LoadedIndex/collectNearFirst(after:_:importanceBound:scorer:into:)``).
+///
+/// A word of few places, against the index's size, keeps its places as a sorted array (found
+/// by binary search), so that its cost follows its postings and not the place count; a word
+/// of many keeps an array of every place and bitmaps of the places that carry it in a name
+/// and in their context only.
 final class WordHitMap: @unchecked Sendable {
-  // @unchecked: the buffers are written in init, before the map is shared, and only read
+  // @unchecked: the storage is written in init, before the map is shared, and only read
   // after.
-  /// Indexed by place rank; read through ``view``.
-  private let hits: UnsafeMutableBufferPointer<UInt16>
-  /// With `sets` at init: the places that carry the word in a name (primary or alternative),
-  /// and those that carry it only in their context.
-  let sets: (inName: PlaceSet, inContext: PlaceSet)?
+  private enum Storage {
+    /// Indexed by place rank, and the bitmaps (64 ranks a word, low bit first): names,
+    /// then contexts.
+    case dense(UnsafeMutableBufferPointer<UInt16>, sets: UnsafeMutableBufferPointer<UInt64>)
+    /// The places that carry the word, ascending, and their hits.
+    case sparse(ranks: [Int32], hits: [UInt16])
+  }
+  private let storage: Storage
+  /// Words per bitmap of a dense map.
+  private let words: Int
 
-  /// Reads the lists of `word`'s prefix range and typo candidates; with `sets`, also fills
-  /// ``sets``.
-  init(_ word: ResolvedToken, postings: Postings, placeCount: Int, sets: Bool = false) throws {
-    hits = .allocate(capacity: placeCount)
+  /// A word whose postings hold at most the place count over this is kept sparse.
+  static let sparseBelow = 32
+
+  /// Reads the lists of `word`'s prefix range and typo candidates.
+  init(_ word: ResolvedToken, postings: Postings, placeCount: Int) throws {
+    words = (placeCount + 63) / 64
+    if word.cost <= placeCount / Self.sparseBelow {
+      var merger = try PostingsMerger(postings: postings, words: [word])
+      var ranks: [Int32] = []
+      var hits: [UInt16] = []
+      ranks.reserveCapacity(word.cost)
+      hits.reserveCapacity(word.cost)
+      while let rank = try merger.next() {
+        ranks.append(Int32(rank))
+        hits.append(merger.hits.rawValue)
+      }
+      storage = .sparse(ranks: ranks, hits: hits)
+      return
+    }
+    let hits = UnsafeMutableBufferPointer<UInt16>.allocate(capacity: placeCount)
     hits.initialize(repeating: 0)
-    // The sets' bitmaps while the lists are read: names, then contexts.
-    let words = (placeCount + 63) / 64
-    let bitmaps = UnsafeMutableBufferPointer<UInt64>.allocate(capacity: sets ? 2 * words : 0)
-    defer { bitmaps.deallocate() }
-    bitmaps.initialize(repeating: 0)
-    let hits = hits.baseAddress!
-    let name = sets ? bitmaps.baseAddress : nil
-    let context = sets ? bitmaps.baseAddress! + words : nil
+    let sets = UnsafeMutableBufferPointer<UInt64>.allocate(capacity: 2 * words)
+    sets.initialize(repeating: 0)
+    storage = .dense(hits, sets: sets)
+    let name = sets.baseAddress!
+    let context = name + words
     func read(_ token: Int, _ lists: PostingsLists) throws {
       for part in PostingsPart.allCases {
         var c = lists[part]
         try c.mark(
-          WordHits.of(token, in: part, for: word).rawValue, in: hits,
+          WordHits.of(token, in: part, for: word).rawValue, in: hits.baseAddress!,
           set: part == .context ? context : name)
       }
     }
     try postings.forEachList(of: word.range, read)
     try postings.forEachList(of: word.typos, read)
-    self.sets =
-      sets
-      ? (
-        PlaceSet(words: Array(bitmaps.prefix(words))), PlaceSet(words: Array(bitmaps.suffix(words)))
-      )
-      : nil
   }
 
-  deinit { hits.deallocate() }
+  deinit {
+    if case .dense(let hits, let sets) = storage {
+      hits.deallocate()
+      sets.deallocate()
+    }
+  }
 
-  /// The hits, valid while this map lives: copying the view retains nothing.
-  var view: UnsafeBufferPointer<UInt16> { UnsafeBufferPointer(hits) }
+  /// The position of `rank` in a sparse map's ranks, or of the first rank above it.
+  @inline(__always)
+  private static func position(_ rank: Int, in ranks: [Int32]) -> Int {
+    var (low, high) = (0, ranks.count)
+    while low < high {
+      let mid = (low + high) / 2
+      if Int(ranks[mid]) < rank { low = mid + 1 } else { high = mid }
+    }
+    return low
+  }
 
   /// The word's hits in place `rank`.
   @inline(__always)
-  subscript(rank: Int) -> WordHits { WordHits(rawValue: hits[rank]) }
+  subscript(rank: Int) -> WordHits {
+    switch storage {
+    case .dense(let hits, _): return WordHits(rawValue: hits[rank])
+    case .sparse(let ranks, let hits):
+      let i = Self.position(rank, in: ranks)
+      return i < ranks.count && Int(ranks[i]) == rank ? WordHits(rawValue: hits[i]) : []
+    }
+  }
 
+  /// Whether place `rank` carries the word in a name (primary or alternative).
+  @inline(__always)
+  func inName(_ rank: Int) -> Bool { !self[rank].isDisjoint(with: Self.nameParts) }
+
+  /// Whether place `rank` carries the word in its context.
+  @inline(__always)
+  func inContext(_ rank: Int) -> Bool { !self[rank].isDisjoint(with: Self.contextPart) }
+
+  private static let nameParts = WordHits.inName
+  private static let contextPart: WordHits = [.range(.context), .typo(.context)]
+
+  /// The smallest rank from `start` on that carries the word in a name, or also in its
+  /// context when `context` is true; nil when there is none.
+  func first(from start: Int, context: Bool) -> Int? {
+    switch storage {
+    case .sparse(let ranks, let hits):
+      let mask = (context ? Self.nameParts.union(Self.contextPart) : Self.nameParts).rawValue
+      var i = Self.position(start, in: ranks)
+      while i < ranks.count {
+        if hits[i] & mask != 0 { return Int(ranks[i]) }
+        i += 1
+      }
+      return nil
+    case .dense(_, let sets):
+      var w = start >> 6
+      guard w < words else { return nil }
+      func bits(_ w: Int) -> UInt64 { sets[w] | (context ? sets[words + w] : 0) }
+      var b = bits(w) & (~0 << UInt64(start & 63))
+      while b == 0 {
+        w += 1
+        guard w < words else { return nil }
+        b = bits(w)
+      }
+      return w << 6 | b.trailingZeroBitCount
+    }
+  }
 }

@@ -1,0 +1,85 @@
+import Foundation
+import PlaceCore
+import PlaceIndex
+
+/// `probe-queries`: the cost of each request of the scale bench's mix over one index (or a set
+/// of shards), with the slowest requests named: a tool for work on the query path, not a
+/// benchmark report. It times the thread's CPU, not the wall clock, so that a busy machine
+/// (other builds) changes the figures less.
+enum ProbeQueries {
+  /// The mix: every keystroke prefix of `perCategory` targets per category, plus short
+  /// multi-word prefixes (each word cut to one or two letters, half with an origin) and one
+  /// letter with an origin.
+  static func mix(_ corpus: Corpus, perCategory: Int, seed: UInt64) -> [BenchRequest] {
+    var requests = TargetSampler.keystrokes(
+      TargetSampler.sample(corpus, perCategory: perCategory, seed: seed))
+    var rng = SeededRandom(seed: seed ^ 0x5ca1e)
+    let multi = corpus.places.indices.filter {
+      corpus.places[$0].name.split(separator: " ").count >= 2
+    }
+    for i in 0..<(multi.isEmpty ? 0 : 4 * perCategory) {
+      let p = corpus.places[rng.element(of: multi)]
+      let words = p.name.split(separator: " ").prefix(3)
+      let query = words.map { String($0.prefix(1 + rng.below(2))) }.joined(separator: " ")
+      let origin = i % 2 == 0 ? TargetSampler.near(p.coordinate, &rng) : nil
+      requests.append(BenchRequest(target: -1, length: query.count, query: query, origin: origin))
+    }
+    let letters = Array("abcdefghiklmnoprstuvw")
+    for _ in 0..<(corpus.places.isEmpty ? 0 : 2 * perCategory) {
+      let p = corpus.places[rng.below(corpus.places.count)]
+      requests.append(
+        BenchRequest(
+          target: -1, length: 1, query: String(rng.element(of: letters)),
+          origin: TargetSampler.near(p.coordinate, &rng)))
+    }
+    return requests
+  }
+
+  /// Times the mix drawn from `index` against `index`, or against `shards` when given (the
+  /// same data split: the requests stay the same whatever the split).
+  static func run(
+    index: String, shards: [String], perCategory: Int, seed: UInt64, passes: Int, answers: String?
+  ) throws {
+    let whole = try LoadedIndex(path: index)
+    let corpus = try Corpus(index: whole)
+    let searched = shards.isEmpty ? [whole] : try shards.map { try LoadedIndex(path: $0) }
+    let client = PlacesClient(indexes: searched)
+    let requests = mix(corpus, perCategory: perCategory, seed: seed)
+    var best = [Double](repeating: .infinity, count: requests.count)
+    var lines: [String] = []
+    for pass in 0..<max(1, passes) {
+      for (i, r) in requests.enumerated() {
+        let request = AutocompleteRequest(
+          query: r.query, filter: AutocompleteFilter(origin: r.origin))
+        let start = threadCPUNanoseconds()
+        let found = (try? client.autocompleteSuggestions(for: request)) ?? []
+        let micros = Double(threadCPUNanoseconds() - start) / 1000
+        best[i] = min(best[i], micros)
+        if pass == 0 {
+          let ids = found.compactMap { $0.placeSuggestion?.placeID }.joined(separator: ",")
+          let at = r.origin.map { "\($0.latitude),\($0.longitude)" } ?? "-"
+          lines.append("\(r.query)\t\(at)\t\(ids)")
+        }
+      }
+    }
+    if let answers {
+      try lines.joined(separator: "\n").write(toFile: answers, atomically: true, encoding: .utf8)
+    }
+    let sorted = best.sorted()
+    func pct(_ q: Double) -> Double { sorted[min(sorted.count - 1, Int(q * Double(sorted.count)))] }
+    print(
+      "\(requests.count) requests over \(searched.count) index(es): CPU per request p50 \(Int(pct(0.5))) µs, p90 \(Int(pct(0.9))) µs, p99 \(Int(pct(0.99))) µs, max \(Int(sorted.last ?? 0)) µs"
+    )
+    for i in best.indices.sorted(by: { best[$0] > best[$1] }).prefix(12) {
+      let r = requests[i]
+      print("  \(Int(best[i])) µs  \"\(r.query)\"\(r.origin == nil ? "" : " with origin")")
+    }
+  }
+}
+
+/// The calling thread's CPU time, in nanoseconds.
+func threadCPUNanoseconds() -> UInt64 {
+  var t = timespec()
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t)
+  return UInt64(t.tv_sec) * 1_000_000_000 + UInt64(t.tv_nsec)
+}
