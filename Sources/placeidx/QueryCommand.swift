@@ -30,14 +30,7 @@ enum QueryCommand {
       // One response line per request line, a blank line included (it gets an error object),
       // so that responses stay aligned with requests.
       while let line = readLine(strippingNewline: true) {
-        let out: String
-        do {
-          let request = try PlacesJSONProtocol.decodeRequest(line)
-          out = PlacesJSONProtocol.encodeResponse(try client.autocompleteSuggestions(for: request))
-        } catch {
-          out = PlacesJSONProtocol.encodeError(error)
-        }
-        print(out)
+        print(answer(jsonLine: line, client: client))
         fflush(nil)
       }
       return
@@ -71,6 +64,17 @@ enum QueryCommand {
       print(line)
     }
     for attribution in client.attributions { print("   \(attribution)") }
+  }
+
+  /// The response line to one request line of `--jsonl`: suggestions, or the error object (a
+  /// request with a session token counts in the client's sessions, as on every path).
+  static func answer(jsonLine line: String, client: PlacesClient) -> String {
+    do throws(PlacesError) {
+      let request = try PlacesJSONProtocol.decodeRequest(line)
+      return PlacesJSONProtocol.encodeResponse(try client.autocompleteSuggestions(for: request))
+    } catch {
+      return PlacesJSONProtocol.encodeError(error)
+    }
   }
 
   /// Each suggestion with its score in parts and the duplicates folded into it.

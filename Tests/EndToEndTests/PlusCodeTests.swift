@@ -26,10 +26,13 @@ struct RealPlusCodeTests {
       #expect(code.globalCode.count == 11)
       checked += 1
       if let compound = code.compoundCode {
+        // "5W8V+X2 Helsinki, Finland": the settlement it names, which is the place's own
+        // locality where it has one (every place of this extract lies in Helsinki).
         let short = String(compound.prefix { $0 != " " })
-        let locality = try #require(
-          place.addressComponents?.first { $0.kind == .locality }?.longText)
-        #expect(compound.hasPrefix(short + " " + locality))
+        let locality = String(compound.dropFirst(short.count + 1).prefix { $0 != "," })
+        if let own = place.addressComponents?.first(where: { $0.kind == .locality })?.longText {
+          #expect(locality == own, "\(id) \(compound)")
+        }
         let city = try #require(
           client.autocompleteSuggestions(
             for: AutocompleteRequest(

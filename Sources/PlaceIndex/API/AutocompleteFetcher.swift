@@ -61,9 +61,7 @@ public final class AutocompleteFetcher: @unchecked Sendable {
       filter: filter, sessionToken: sessionToken, minimumLength: minimumLength, debounce: debounce,
       callbackQueue: callbackQueue
     ) { request throws(PlacesError) in
-      let suggestions = try client.autocompleteSuggestions(for: request)
-      client.sessions.recordRequest(request.sessionToken)
-      return suggestions
+      try client.autocompleteSuggestions(for: request)  // counts the request in its session
     }
   }
 

@@ -2,13 +2,20 @@ import PlaceCore
 import PlaceIndexFormat
 
 extension PlacesClient {
-  /// Details of one place, with only the requested properties.
+  /// Details of one place, with only the requested properties. A request with a session token
+  /// ends that session in ``sessions``, as on every other path.
   public func fetchPlace(with request: FetchPlaceRequest) throws(PlacesError) -> Place {
-    try place(for: request)
+    try request.sessionToken?.validate()
+    let found = try place(for: request)
+    sessions.recordSelection(request.sessionToken, placeID: request.placeID)
+    return found
   }
 
   /// The details lookup behind both forms of `fetchPlace`.
   func place(for request: FetchPlaceRequest) throws(PlacesError) -> Place {
+    if let code = PlacesClient.plusCode(ofPlaceID: request.placeID) {
+      return try plusCodePlace(code, request: request)
+    }
     guard let (kind, id) = PlacesClient.parsePlaceID(request.placeID) else {
       throw .invalidArgument(
         "'\(request.placeID)' is not a place ID (expected N, W or R and digits)")
@@ -41,9 +48,7 @@ extension PlacesClient {
   /// Async form of ``fetchPlace(with:)``, in the shape of the service's SDK.
   public func fetchPlace(with request: FetchPlaceRequest) async -> Result<Place, PlacesError> {
     do throws(PlacesError) {
-      let found = try place(for: request)
-      sessions.recordSelection(request.sessionToken, placeID: request.placeID)
-      return .success(found)
+      return .success(try fetchPlace(with: request) as Place)
     } catch {
       return .failure(error)
     }
@@ -95,15 +100,10 @@ extension PlacesClient {
       let global = try? OpenLocationCode.encode(
         latitude: coordinate.latitude, longitude: coordinate.longitude, codeLength: 10)
       if let global {
-        var compound: String? = nil
         let locality = components.first { $0.kind == .locality }?.longText
-        let country = components.first { $0.kind == .country }?.longText
-        if let locality, let ref = referencePoint(for: locality),
-          let short = try? OpenLocationCode.shorten(global, reference: ref)
-        {
-          compound = ([short + " " + locality, country].compactMap { $0 }).joined(separator: ", ")
-        }
-        place.plusCode = PlusCode(globalCode: global, compoundCode: compound)
+        place.plusCode = PlusCode(
+          globalCode: global,
+          compoundCode: compoundCode(of: global, at: coordinate, locality: locality))
       }
     }
     return place

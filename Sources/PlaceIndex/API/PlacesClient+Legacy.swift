@@ -32,7 +32,6 @@ extension PlacesClient {
     let result: Result<[AutocompletePrediction], PlacesError>
     do throws(PlacesError) {
       let suggestions = try autocompleteSuggestions(for: request)
-      sessions.recordRequest(sessionToken)
       result = .success(suggestions.compactMap(\.placeSuggestion).map(Self.prediction))
     } catch {
       result = .failure(error)

@@ -42,12 +42,13 @@ extension PlacesClient {
       throw .invalidRequest(
         "at most \(RequestLimits.maxCountries) countries may be given, got \(f.countries.count)")
     }
-    for c in f.countries where !PlacesClient.isRegionCode(c) {
-      throw .invalidArgument("country '\(c)' is not a two-letter region code")
+    for c in f.countries where RegionCodes.canonical(c) == nil {
+      throw .invalidArgument("country '\(c)' \(PlacesClient.regionCodeRule)")
     }
-    if let r = f.regionCode, !PlacesClient.isRegionCode(r) {
-      throw .invalidArgument("regionCode '\(r)' is not a two-letter region code")
+    if let r = f.regionCode, RegionCodes.canonical(r) == nil {
+      throw .invalidArgument("regionCode '\(r)' \(PlacesClient.regionCodeRule)")
     }
+    try request.sessionToken?.validate()
     if let o = f.origin, !o.isValid {
       throw .invalidArgument("origin \(o.latitude),\(o.longitude) is not a valid coordinate")
     }
@@ -66,9 +67,7 @@ extension PlacesClient {
     return out
   }
 
-  /// Whether `code` has the form of a region code: two ASCII letters.
-  static func isRegionCode(_ code: String) -> Bool {
-    code.unicodeScalars.count == 2
-      && code.unicodeScalars.allSatisfy { $0.isASCII && $0.properties.isAlphabetic }
-  }
+  /// What a region code must be, for messages.
+  static let regionCodeRule =
+    "is not a region code (an assigned ISO 3166-1 alpha-2 code such as 'fi', or 'uk' for GB)"
 }

@@ -9,6 +9,8 @@ public final class PlacesClient: Sendable {
   public let indexes: [LoadedIndex]
   /// Per-session figures of the requests made through this client.
   public let sessions = SessionStatistics()
+  /// The settlements of ``indexes``, found on first use (compound plus codes).
+  let settlements = Settlements()
 
   // Loading from paths: `init(indexPaths:verification:loading:)` (IndexOpenOptions.swift).
 
@@ -41,14 +43,25 @@ public final class PlacesClient: Sendable {
   /// Attribution lines to show next to predictions.
   public var attributions: [String] { Array(Set(indexes.map(\.attribution))).sorted() }
 
-  /// Predictions for `request`, synchronously (for servers and tools).
+  /// Predictions for `request`, synchronously (for servers and tools). A request with a
+  /// session token counts in ``sessions``, as on every other path.
   public func autocompleteSuggestions(for request: AutocompleteRequest) throws(PlacesError)
     -> [AutocompleteSuggestion]
   {
     let typeFilter = try validate(request)
+    let suggestions = try suggestions(for: request, typeFilter: typeFilter)
+    sessions.recordRequest(request.sessionToken)
+    return suggestions
+  }
+
+  private func suggestions(for request: AutocompleteRequest, typeFilter: TypeFilter)
+    throws(PlacesError) -> [AutocompleteSuggestion]
+  {
     let plan = QueryPlan(query: request.query, inputOffset: request.filter.inputOffset)
     if plan.tokens.isEmpty { return [] }
-    if let code = try plusCodeSuggestion(request) { return [.place(code)] }
+    if let code = try plusCodeSuggestion(request, typeFilter: typeFilter) {
+      return [.place(code)]
+    }
     return try ranked(request, plan: plan, typeFilter: typeFilter).shown.map {
       .place($0.suggestion)
     }
@@ -59,9 +72,7 @@ public final class PlacesClient: Sendable {
     [AutocompleteSuggestion], PlacesError
   > {
     do throws(PlacesError) {
-      let suggestions = try autocompleteSuggestions(for: request)
-      sessions.recordRequest(request.sessionToken)
-      return .success(suggestions)
+      return .success(try autocompleteSuggestions(for: request))
     } catch {
       return .failure(error)
     }
@@ -73,7 +84,7 @@ public final class PlacesClient: Sendable {
   ) throws -> (AutocompletePlaceSuggestion, duplicateKey: String) {
     let index = indexes[f.shard]
     let language = filter.languageCode?.lowercased()
-    let region = filter.regionCode?.uppercased()
+    let region = filter.regionCode.flatMap(RegionCodes.canonical)
     let key = PlaceDisplay.Key(
       rank: f.rank, language: language?.isEmpty == false ? language : nil, region: region)
     let d = try index.recent.displays.value(for: key) {

@@ -2,8 +2,10 @@ import Foundation
 
 /// Per-session figures: how many autocomplete requests a search took before its selection.
 ///
-/// Users tune their debounce and minimum length with these. Sessions end with their
-/// place-details request.
+/// Users tune their debounce and minimum length with these. Every path counts: the Swift API
+/// (sync, async, legacy, the fetcher), `placeidx query --jsonl` and `placeidx serve`. A
+/// successful autocomplete request with a token counts in its session; a successful details
+/// request with a token ends it. Refused requests (an invalid token among them) do not count.
 public final class SessionStatistics: @unchecked Sendable {
   // @unchecked: all state is guarded by `lock`; this is not on the query path's hot loop.
 
@@ -43,6 +45,14 @@ public final class SessionStatistics: @unchecked Sendable {
     let requests = open.removeValue(forKey: token.value) ?? 0
     finished.append(Session(token: token.value, requests: requests, selectedPlaceID: placeID))
     if finished.count > 1000 { finished.removeFirst(finished.count - 1000) }
+  }
+
+  /// The requests counted so far in `token`'s session while it has not ended (0 for a
+  /// session with none, or one that ended).
+  public func openRequests(_ token: AutocompleteSessionToken) -> Int {
+    lock.lock()
+    defer { lock.unlock() }
+    return open[token.value] ?? 0
   }
 
   /// The sessions that ended, oldest first (at most the last 1000).

@@ -88,7 +88,7 @@ extension PlacesClient {
     let typeFilter = try validate(request)
     let plan = QueryPlan(query: request.query, inputOffset: request.filter.inputOffset)
     if plan.tokens.isEmpty { return [] }
-    if try plusCodeSuggestion(request) != nil { return [] }
+    if try plusCodeSuggestion(request, typeFilter: typeFilter) != nil { return [] }
     let results = try ranked(request, plan: plan, typeFilter: typeFilter)
     let limit = max(1, request.maxResultCount) * Ranking.candidatesPerResult
     let words: [[ResolvedToken]]

@@ -9,7 +9,7 @@ struct SearchContext {
   let limit: Int
   /// The point nearness is measured from: the origin, else the bias region's center.
   let focus: Coordinate?
-  /// Upper-cased region codes of the countries filter.
+  /// ISO 3166-1 codes of the countries filter ("uk" is GB).
   let countries: Set<String>
   /// Whether the type filter accepts every place.
   let anyType: Bool
@@ -23,7 +23,7 @@ struct SearchContext {
     self.typeFilter = typeFilter
     self.limit = limit
     focus = filter.origin ?? filter.coordinateRegionBias?.center
-    countries = Set(filter.countries.map { $0.uppercased() })
+    countries = Set(filter.countries.map { RegionCodes.canonical($0) ?? $0.uppercased() })
     if case .any = typeFilter.kind { anyType = true } else { anyType = false }
   }
 
