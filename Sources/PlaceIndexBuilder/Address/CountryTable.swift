@@ -12,6 +12,10 @@ public struct CountryTable: Sendable {
     public var streetLine: String
     /// Pattern of the locality line, e.g. "{postcode} {locality}".
     public var localityLine: String
+    /// The main language of the country's names ("de"), or "" when the table does not say.
+    public var language: String = ""
+    /// The regular expression a whole postcode of the country matches, or "" when unknown.
+    public var postcode: String = ""
   }
 
   /// A problem in the table text, with its line number.
@@ -42,7 +46,15 @@ public struct CountryTable: Sendable {
       }
       let c = Country(
         code: code, name: row["name"], streetLine: row["street_line"],
-        localityLine: row["locality_line"])
+        localityLine: row["locality_line"], language: row["language"], postcode: row["postcode"])
+      if !c.postcode.isEmpty {
+        do {
+          _ = try Regex(c.postcode, as: Substring.self)
+        } catch {
+          throw ParseError(
+            line: row.line, reason: "postcode pattern '\(c.postcode)' of \(code): \(error)")
+        }
+      }
       guard !c.streetLine.isEmpty, !c.localityLine.isEmpty else {
         throw ParseError(line: row.line, reason: "empty address pattern for \(code)")
       }
@@ -57,6 +69,19 @@ public struct CountryTable: Sendable {
   /// The row of `code` (case-insensitive), or the ZZ fallback.
   public func country(_ code: String) -> Country {
     rows[code.uppercased()] ?? fallback
+  }
+
+  /// Whether `postcode` (upper-cased, trimmed) has the format of country `code`'s postcodes;
+  /// nil when the table has no pattern for it.
+  public func postcode(_ postcode: String, fits code: String) -> Bool? {
+    // Compiled on each call (Regex is not Sendable): the test is the last country source,
+    // asked for few places.
+    let c = country(code)
+    guard c.code == code.uppercased(), !c.postcode.isEmpty,
+      let pattern = try? Regex(c.postcode, as: Substring.self)
+    else { return nil }
+    let text = DataTable.trim(postcode).uppercased()
+    return (try? pattern.wholeMatch(in: text)) != nil
   }
 
   /// Whether `code` is listed.

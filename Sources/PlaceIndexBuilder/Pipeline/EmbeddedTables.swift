@@ -137,87 +137,90 @@ public enum EmbeddedTables {
       # service shows it), and the address convention: how the street line and the locality
       # line are written. Placeholders: {housenumber} {street} {postcode} {locality} {region}.
       # Empty placeholders and the separators around them are dropped. Unlisted countries use
-      # the row with code ZZ.
-      code	name	street_line	locality_line
-      AD	Andorra	{street} {housenumber}	{postcode} {locality}
-      AL	Albania	{street} {housenumber}	{postcode} {locality}
-      AM	Armenia	{street} {housenumber}	{postcode} {locality}
-      AR	Argentina	{street} {housenumber}	{postcode} {locality}
-      AT	Austria	{street} {housenumber}	{postcode} {locality}
-      AU	Australia	{housenumber} {street}	{locality} {region} {postcode}
-      AZ	Azerbaijan	{street} {housenumber}	{postcode} {locality}
-      BA	Bosnia and Herzegovina	{street} {housenumber}	{postcode} {locality}
-      BE	Belgium	{street} {housenumber}	{postcode} {locality}
-      BG	Bulgaria	{street} {housenumber}	{postcode} {locality}
-      BR	Brazil	{street} {housenumber}	{postcode} {locality}
-      BY	Belarus	{street} {housenumber}	{postcode} {locality}
-      CA	Canada	{housenumber} {street}	{locality} {region} {postcode}
-      CH	Switzerland	{street} {housenumber}	{postcode} {locality}
-      CL	Chile	{street} {housenumber}	{postcode} {locality}
-      CN	China	{housenumber} {street}	{postcode} {locality}
-      CO	Colombia	{street} {housenumber}	{postcode} {locality}
-      CY	Cyprus	{street} {housenumber}	{postcode} {locality}
-      CZ	Czechia	{street} {housenumber}	{postcode} {locality}
-      DE	Germany	{street} {housenumber}	{postcode} {locality}
-      DK	Denmark	{street} {housenumber}	{postcode} {locality}
-      EE	Estonia	{street} {housenumber}	{postcode} {locality}
-      EG	Egypt	{housenumber} {street}	{postcode} {locality}
-      ES	Spain	{street} {housenumber}	{postcode} {locality}
-      FI	Finland	{street} {housenumber}	{postcode} {locality}
-      FR	France	{housenumber} {street}	{postcode} {locality}
-      GB	UK	{housenumber} {street}	{locality} {postcode}
-      GE	Georgia	{street} {housenumber}	{postcode} {locality}
-      GR	Greece	{street} {housenumber}	{postcode} {locality}
-      HK	Hong Kong	{housenumber} {street}	{postcode} {locality}
-      HR	Croatia	{street} {housenumber}	{postcode} {locality}
-      HU	Hungary	{street} {housenumber}	{postcode} {locality}
-      ID	Indonesia	{street} {housenumber}	{postcode} {locality}
-      IE	Ireland	{housenumber} {street}	{postcode} {locality}
-      IL	Israel	{street} {housenumber}	{postcode} {locality}
-      IN	India	{housenumber} {street}	{postcode} {locality}
-      IS	Iceland	{street} {housenumber}	{postcode} {locality}
-      IT	Italy	{street} {housenumber}	{postcode} {locality}
-      JP	Japan	{housenumber} {street}	{postcode} {locality}
-      KE	Kenya	{housenumber} {street}	{postcode} {locality}
-      KR	South Korea	{housenumber} {street}	{postcode} {locality}
-      KZ	Kazakhstan	{street} {housenumber}	{postcode} {locality}
-      LI	Liechtenstein	{street} {housenumber}	{postcode} {locality}
-      LT	Lithuania	{street} {housenumber}	{postcode} {locality}
-      LU	Luxembourg	{housenumber} {street}	{postcode} {locality}
-      LV	Latvia	{street} {housenumber}	{postcode} {locality}
-      MA	Morocco	{housenumber} {street}	{postcode} {locality}
-      MC	Monaco	{housenumber} {street}	{postcode} {locality}
-      MD	Moldova	{street} {housenumber}	{postcode} {locality}
-      ME	Montenegro	{street} {housenumber}	{postcode} {locality}
-      MK	North Macedonia	{street} {housenumber}	{postcode} {locality}
-      MT	Malta	{housenumber} {street}	{postcode} {locality}
-      MX	Mexico	{street} {housenumber}	{postcode} {locality}
-      MY	Malaysia	{housenumber} {street}	{postcode} {locality}
-      NG	Nigeria	{housenumber} {street}	{postcode} {locality}
-      NL	Netherlands	{street} {housenumber}	{postcode} {locality}
-      NO	Norway	{street} {housenumber}	{postcode} {locality}
-      NZ	New Zealand	{housenumber} {street}	{locality} {postcode}
-      PE	Peru	{street} {housenumber}	{postcode} {locality}
-      PH	Philippines	{housenumber} {street}	{postcode} {locality}
-      PL	Poland	{street} {housenumber}	{postcode} {locality}
-      PT	Portugal	{street} {housenumber}	{postcode} {locality}
-      RO	Romania	{street} {housenumber}	{postcode} {locality}
-      RS	Serbia	{street} {housenumber}	{postcode} {locality}
-      RU	Russia	{street} {housenumber}	{postcode} {locality}
-      SE	Sweden	{street} {housenumber}	{postcode} {locality}
-      SG	Singapore	{housenumber} {street}	{locality} {postcode}
-      SI	Slovenia	{street} {housenumber}	{postcode} {locality}
-      SK	Slovakia	{street} {housenumber}	{postcode} {locality}
-      SM	San Marino	{street} {housenumber}	{postcode} {locality}
-      TH	Thailand	{housenumber} {street}	{postcode} {locality}
-      TR	Turkey	{street} {housenumber}	{postcode} {locality}
-      TW	Taiwan	{housenumber} {street}	{postcode} {locality}
-      UA	Ukraine	{street} {housenumber}	{postcode} {locality}
-      US	USA	{housenumber} {street}	{locality}, {region} {postcode}
-      VA	Vatican City	{street} {housenumber}	{postcode} {locality}
-      VN	Vietnam	{housenumber} {street}	{postcode} {locality}
-      ZA	South Africa	{housenumber} {street}	{postcode} {locality}
-      ZZ		{housenumber} {street}	{postcode} {locality}
+      # the row with code ZZ. language: the main language of the country's names (the language of
+      # a plain `name` tag, for displayName.languageCode). postcode: a regular expression a whole
+      # postcode of the country matches (upper case; empty: unknown), used to tell the country of a
+      # place at an extract's edge when only one nearby country's format fits.
+      code	name	street_line	locality_line	language	postcode
+      AD	Andorra	{street} {housenumber}	{postcode} {locality}	ca	AD\d{3}
+      AL	Albania	{street} {housenumber}	{postcode} {locality}	sq	\d{4}
+      AM	Armenia	{street} {housenumber}	{postcode} {locality}	hy	\d{4}
+      AR	Argentina	{street} {housenumber}	{postcode} {locality}	es	(?:[A-Z]\d{4}[A-Z]{3}|\d{4})
+      AT	Austria	{street} {housenumber}	{postcode} {locality}	de	\d{4}
+      AU	Australia	{housenumber} {street}	{locality} {region} {postcode}	en	\d{4}
+      AZ	Azerbaijan	{street} {housenumber}	{postcode} {locality}	az	(?:AZ ?)?\d{4}
+      BA	Bosnia and Herzegovina	{street} {housenumber}	{postcode} {locality}	bs	\d{5}
+      BE	Belgium	{street} {housenumber}	{postcode} {locality}	nl	\d{4}
+      BG	Bulgaria	{street} {housenumber}	{postcode} {locality}	bg	\d{4}
+      BR	Brazil	{street} {housenumber}	{postcode} {locality}	pt	\d{5}-?\d{3}
+      BY	Belarus	{street} {housenumber}	{postcode} {locality}	be	\d{6}
+      CA	Canada	{housenumber} {street}	{locality} {region} {postcode}	en	[A-Z]\d[A-Z] ?\d[A-Z]\d
+      CH	Switzerland	{street} {housenumber}	{postcode} {locality}	de	\d{4}
+      CL	Chile	{street} {housenumber}	{postcode} {locality}	es	\d{7}
+      CN	China	{housenumber} {street}	{postcode} {locality}	zh	\d{6}
+      CO	Colombia	{street} {housenumber}	{postcode} {locality}	es	\d{6}
+      CY	Cyprus	{street} {housenumber}	{postcode} {locality}	el	\d{4}
+      CZ	Czechia	{street} {housenumber}	{postcode} {locality}	cs	\d{3} ?\d{2}
+      DE	Germany	{street} {housenumber}	{postcode} {locality}	de	\d{5}
+      DK	Denmark	{street} {housenumber}	{postcode} {locality}	da	\d{4}
+      EE	Estonia	{street} {housenumber}	{postcode} {locality}	et	\d{5}
+      EG	Egypt	{housenumber} {street}	{postcode} {locality}	ar	\d{5}
+      ES	Spain	{street} {housenumber}	{postcode} {locality}	es	\d{5}
+      FI	Finland	{street} {housenumber}	{postcode} {locality}	fi	\d{5}
+      FR	France	{housenumber} {street}	{postcode} {locality}	fr	\d{5}
+      GB	UK	{housenumber} {street}	{locality} {postcode}	en	[A-Z]{1,2}\d[A-Z\d]? ?\d[A-Z]{2}
+      GE	Georgia	{street} {housenumber}	{postcode} {locality}	ka	\d{4}
+      GR	Greece	{street} {housenumber}	{postcode} {locality}	el	\d{3} ?\d{2}
+      HK	Hong Kong	{housenumber} {street}	{postcode} {locality}	zh	
+      HR	Croatia	{street} {housenumber}	{postcode} {locality}	hr	\d{5}
+      HU	Hungary	{street} {housenumber}	{postcode} {locality}	hu	\d{4}
+      ID	Indonesia	{street} {housenumber}	{postcode} {locality}	id	\d{5}
+      IE	Ireland	{housenumber} {street}	{postcode} {locality}	en	[A-Z]\d[\dW] ?[A-Z\d]{4}
+      IL	Israel	{street} {housenumber}	{postcode} {locality}	he	\d{7}
+      IN	India	{housenumber} {street}	{postcode} {locality}	hi	\d{3} ?\d{3}
+      IS	Iceland	{street} {housenumber}	{postcode} {locality}	is	\d{3}
+      IT	Italy	{street} {housenumber}	{postcode} {locality}	it	\d{5}
+      JP	Japan	{housenumber} {street}	{postcode} {locality}	ja	\d{3}-?\d{4}
+      KE	Kenya	{housenumber} {street}	{postcode} {locality}	sw	\d{5}
+      KR	South Korea	{housenumber} {street}	{postcode} {locality}	ko	\d{5}
+      KZ	Kazakhstan	{street} {housenumber}	{postcode} {locality}	kk	(?:[A-Z]\d{2}[A-Z]\d[A-Z]\d|\d{6})
+      LI	Liechtenstein	{street} {housenumber}	{postcode} {locality}	de	94(?:8[5-9]|9[0-8])
+      LT	Lithuania	{street} {housenumber}	{postcode} {locality}	lt	(?:LT-?)?\d{5}
+      LU	Luxembourg	{housenumber} {street}	{postcode} {locality}	lb	(?:L-?)?\d{4}
+      LV	Latvia	{street} {housenumber}	{postcode} {locality}	lv	(?:LV-?)?\d{4}
+      MA	Morocco	{housenumber} {street}	{postcode} {locality}	ar	\d{5}
+      MC	Monaco	{housenumber} {street}	{postcode} {locality}	fr	980\d{2}
+      MD	Moldova	{street} {housenumber}	{postcode} {locality}	ro	(?:MD-?)?\d{4}
+      ME	Montenegro	{street} {housenumber}	{postcode} {locality}	sr	\d{5}
+      MK	North Macedonia	{street} {housenumber}	{postcode} {locality}	mk	\d{4}
+      MT	Malta	{housenumber} {street}	{postcode} {locality}	mt	[A-Z]{3} ?\d{4}
+      MX	Mexico	{street} {housenumber}	{postcode} {locality}	es	\d{5}
+      MY	Malaysia	{housenumber} {street}	{postcode} {locality}	ms	\d{5}
+      NG	Nigeria	{housenumber} {street}	{postcode} {locality}	en	\d{6}
+      NL	Netherlands	{street} {housenumber}	{postcode} {locality}	nl	\d{4} ?[A-Z]{2}
+      NO	Norway	{street} {housenumber}	{postcode} {locality}	nb	\d{4}
+      NZ	New Zealand	{housenumber} {street}	{locality} {postcode}	en	\d{4}
+      PE	Peru	{street} {housenumber}	{postcode} {locality}	es	\d{5}
+      PH	Philippines	{housenumber} {street}	{postcode} {locality}	fil	\d{4}
+      PL	Poland	{street} {housenumber}	{postcode} {locality}	pl	\d{2}-\d{3}
+      PT	Portugal	{street} {housenumber}	{postcode} {locality}	pt	\d{4}-\d{3}
+      RO	Romania	{street} {housenumber}	{postcode} {locality}	ro	\d{6}
+      RS	Serbia	{street} {housenumber}	{postcode} {locality}	sr	\d{5}
+      RU	Russia	{street} {housenumber}	{postcode} {locality}	ru	\d{6}
+      SE	Sweden	{street} {housenumber}	{postcode} {locality}	sv	\d{3} ?\d{2}
+      SG	Singapore	{housenumber} {street}	{locality} {postcode}	en	\d{6}
+      SI	Slovenia	{street} {housenumber}	{postcode} {locality}	sl	(?:SI-?)?\d{4}
+      SK	Slovakia	{street} {housenumber}	{postcode} {locality}	sk	\d{3} ?\d{2}
+      SM	San Marino	{street} {housenumber}	{postcode} {locality}	it	4789\d
+      TH	Thailand	{housenumber} {street}	{postcode} {locality}	th	\d{5}
+      TR	Turkey	{street} {housenumber}	{postcode} {locality}	tr	\d{5}
+      TW	Taiwan	{housenumber} {street}	{postcode} {locality}	zh	\d{3}(?:\d{2,3})?
+      UA	Ukraine	{street} {housenumber}	{postcode} {locality}	uk	\d{5}
+      US	USA	{housenumber} {street}	{locality}, {region} {postcode}	en	\d{5}(?:-\d{4})?
+      VA	Vatican City	{street} {housenumber}	{postcode} {locality}	it	00120
+      VN	Vietnam	{housenumber} {street}	{postcode} {locality}	vi	\d{6}
+      ZA	South Africa	{housenumber} {street}	{postcode} {locality}	en	\d{4}
+      ZZ		{housenumber} {street}	{postcode} {locality}		
 
       """##
     ),
@@ -813,7 +816,9 @@ public enum EmbeddedTables {
       # Geographical areas: place=*
       place	country		country	90
       place	state		administrative_area_level_1	90
-      place	region		administrative_area_level_1	90
+      place	region	boundary!=natural	administrative_area_level_1	90
+      # A natural region (a mountain range mapped as place=region) is no admin area.
+      place	region	boundary=natural	natural_feature	90
       place	province		administrative_area_level_1	90
       place	county		administrative_area_level_2	90
       place	district		administrative_area_level_2	90

@@ -101,7 +101,8 @@ public struct IndexBuilder {
     report.readSeconds = seconds(ContinuousClock.now - start)
     meter.end("read")
     let resolver = AdminResolver(
-      areas: collector.areas, elements: collector.elements, countries: tables.countries)
+      areas: collector.areas, elements: collector.elements, countries: tables.countries,
+      boundaries: collector.boundaries)
     report.adminAreas = resolver.areaCount
     meter.end("admin")
     let assembler = PlaceAssembler(
