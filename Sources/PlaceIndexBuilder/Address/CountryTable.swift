@@ -29,6 +29,8 @@ public struct CountryTable: Sendable {
 
   private var rows: [String: Country] = [:]
   private let fallback: Country
+  /// Country names by code, then language (Data/country_names.tsv).
+  private var localNames: [String: [String: String]] = [:]
 
   /// Parses the tab-separated table (header line first, `#` lines are comments).
   public init(tsv: String) throws {
@@ -64,6 +66,31 @@ public struct CountryTable: Sendable {
       throw ParseError(line: table.headerLine, reason: "no fallback row with code ZZ")
     }
     self.fallback = fallback
+  }
+
+  /// Parses countries.tsv and country_names.tsv (a header `code` and one column per
+  /// language, `#` lines are comments).
+  public init(tsv: String, names: String) throws {
+    try self.init(tsv: tsv)
+    let table: DataTable
+    do throws(DataTable.LayoutError) {
+      table = try DataTable(names, required: ["code"])
+    } catch {
+      throw ParseError(line: error.line, reason: "country_names.tsv: \(error.message)")
+    }
+    for row in table.rows {
+      let code = row["code"]
+      guard contains(code), code == code.uppercased() else {
+        throw ParseError(
+          line: row.line, reason: "country_names.tsv: '\(code)' is not a code of countries.tsv")
+      }
+      localNames[code] = row.values.filter { $0.key != "code" && !$0.value.isEmpty }
+    }
+  }
+
+  /// The name of country `code` in each language the names table has it in.
+  public func localNames(_ code: String) -> [String: String] {
+    localNames[code.uppercased()] ?? [:]
   }
 
   /// The row of `code` (case-insensitive), or the ZZ fallback.

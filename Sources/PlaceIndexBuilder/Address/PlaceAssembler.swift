@@ -39,7 +39,7 @@ struct PlaceAssembler {
   }
 
   func assemble(_ elements: consuming [ExtractedElement]) -> (
-    places: [AssembledPlace], counts: Counts
+    places: [AssembledPlace], counts: Counts, localTexts: [String]
   ) {
     var counts = Counts()
     var places: [AssembledPlace] = []
@@ -51,12 +51,17 @@ struct PlaceAssembler {
     var terms = TermMemo(abbreviations: abbreviations)
     // Where each place's country came from.
     var sources: [CountrySource?] = []
+    // Names in other languages of streets, settlements and admin areas, for the texts of
+    // answers in a language (``LocalTexts``).
+    var translations = Translations()
+    for a in resolver.areas { translations.add(a.tags) }
     for i in elements.indices {
       // Each element's tags end with its turn (when the caller handed over the only copy of
       // the array): the places, not every candidate's tags, are what the build keeps.
       let e = elements[i]
       elements[i].tags = .empty
       let tags = e.tags.dictionary
+      translations.add(tags)
       let classification = rules.classify(tags)
       if classification == nil, PlaceAssembler.isStreetPart(tags) {
         counts.streetPartsSkipped += 1
@@ -118,7 +123,7 @@ struct PlaceAssembler {
         counts.withFullAddress += 1
       }
     }
-    return (places, counts)
+    return (places, counts, translations.entries(for: places, countries: countries))
   }
 
   /// Whether untyped tags describe a part of a street: a sidewalk or crossing carrying the
@@ -194,11 +199,13 @@ struct PlaceAssembler {
     let ownName = name.map(TextNormalizer.fold)
     var localityLine = CountryTable.render(country.localityLine, localityValues)
     if isSettlement {
-      // A town's own name is not its secondary text; its region and country are.
-      localityLine = [admin.region].compactMap { $0 }.filter { TextNormalizer.fold($0) != ownName }
+      // A town's own name is not its secondary text; its region and country are. A
+      // district's are its city and country ("Kamppi": "Helsinki, Finland").
+      let district =
+        ["sublocality", "neighborhood"].contains(types[0]) || types[0].hasPrefix("sublocality_")
+      let above = district ? (admin.locality ?? admin.region) : admin.region
+      localityLine = [above].compactMap { $0 }.filter { TextNormalizer.fold($0) != ownName }
         .joined(separator: ", ")
-    } else if let locality = admin.locality, TextNormalizer.fold(locality) == ownName {
-      localityLine = admin.region ?? ""
     }
     if !localityLine.isEmpty { secondary.append(localityLine) }
     if let cn = admin.countryName, !cn.isEmpty, types[0] != "country" { secondary.append(cn) }
