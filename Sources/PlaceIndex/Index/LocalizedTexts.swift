@@ -20,8 +20,13 @@ struct LocalizedTexts {
   /// The address components, their long texts in the requested language.
   var components: [AddressComponent]
 
-  /// The texts of `e`; `language` lower case or nil, `region` upper case or nil.
-  init(_ e: PlaceEntry, in index: LoadedIndex, language: String?, region: String?) throws {
+  /// The texts of `e`; `language` lower case or nil, `region` upper case or nil. Without
+  /// `details` (a suggestion's texts), ``displayNameLanguage`` and ``formattedAddress`` are
+  /// left nil: a suggestion shows neither, and they cost lookups.
+  init(
+    _ e: PlaceEntry, in index: LoadedIndex, language: String?, region: String?,
+    details: Bool = true
+  ) throws {
     let s = index.strings
     let primary = try s.string(e.primaryText)
     let stored = try e.components.map {
@@ -29,8 +34,13 @@ struct LocalizedTexts {
         kind: $0.kind, longText: try s.string($0.long),
         shortText: try $0.short.map { try s.string($0) } ?? s.string($0.long))
     }
+    // The names are read when a language is asked for or the display name's is wanted.
     var names: [(language: String, name: String)] = []
-    for n in e.names { names.append((try s.string(n.language).lowercased(), try s.string(n.name))) }
+    if language != nil || details {
+      for n in e.names {
+        names.append((try s.string(n.language).lowercased(), try s.string(n.name)))
+      }
+    }
     let countryCode = try e.countryCode.map { try s.string($0) }
     // The display name and its language.
     var name = primary
@@ -58,7 +68,7 @@ struct LocalizedTexts {
         nameLanguage = language
       }
     }
-    if nameLanguage == nil {
+    if nameLanguage == nil, details {
       let main = try countryCode.flatMap { try index.mainLanguage(ofCountry: $0) }
       let tagged = names.filter { $0.name == primary && LocalizedTexts.isLanguage($0.language) }
         .map(\.language).sorted()
@@ -78,11 +88,15 @@ struct LocalizedTexts {
       parts.removeLast()
     }
     secondaryParts = parts.map { LocalizedTexts.replacing($0, translated) }
-    let types = index.types.types(ofList: e.typeList)
-    let establishment =
-      !isAddress && (types.contains("establishment") || types.contains("point_of_interest"))
-    let address = (establishment ? [] : [name]) + secondaryParts
-    formattedAddress = address.isEmpty ? nil : address.joined(separator: ", ")
+    if details {
+      let types = index.types.types(ofList: e.typeList)
+      let establishment =
+        !isAddress && (types.contains("establishment") || types.contains("point_of_interest"))
+      let address = (establishment ? [] : [name]) + secondaryParts
+      formattedAddress = address.isEmpty ? nil : address.joined(separator: ", ")
+    } else {
+      formattedAddress = nil
+    }
     components = stored.map { c in
       guard let t = translated[c.longText] else { return c }
       return AddressComponent(

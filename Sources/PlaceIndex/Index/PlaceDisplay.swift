@@ -34,7 +34,8 @@ struct PlaceDisplay: Sendable {
   /// Builds the display of place `key.rank` of `index`.
   init(_ index: LoadedIndex, _ key: Key, abbreviations a: Abbreviations) throws {
     let e = try index.places.entry(key.rank)
-    let texts = try LocalizedTexts(e, in: index, language: key.language, region: key.region)
+    let texts = try LocalizedTexts(
+      e, in: index, language: key.language, region: key.region, details: false)
     let primary = texts.displayName
     let secondary = texts.secondaryParts.joined(separator: ", ")
     placeID = PlaceRecord.placeID(kind: e.osmKind, id: e.osmID)
