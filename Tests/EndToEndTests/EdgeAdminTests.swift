@@ -62,9 +62,11 @@ func country(_ client: PlacesClient, _ id: String) throws -> String? {
     ("N106", "AT", "own addr:country"),
     ("N107", "DE", "own addr:country"),
     ("N112", "AT", "own addr:country"),
+    ("N114", "AT", "own addr:country"),
     ("R4", "AT", "shared borders"),  // Cutville: its point lies in LI, its ways do not
     ("N104", "AT", "neighbours' addr:country"),  // two AT neighbours, one DE
     ("N108", "AT", "postcode format"),  // 6800: AT's format, not DE's (LI is ruled out)
+    ("N113", "AT", "region's addr:country"),  // 5 km from Far Neighbour, the only one near
     ("N109", "", "none"),  // says LI, lies outside LI's closed boundary
   ]
 
@@ -85,7 +87,7 @@ func country(_ client: PlacesClient, _ id: String) throws -> String? {
     #expect(got == want.merging(["ISO 3166-2 code": 3]) { a, _ in a })
     #expect(
       report.lines(verbose: false).contains {
-        $0.hasPrefix("countries country boundary 3, ISO 3166-2 code 3, own addr:country 6,")
+        $0.hasPrefix("countries country boundary 3, ISO 3166-2 code 3, own addr:country 7,")
       })
   }
 

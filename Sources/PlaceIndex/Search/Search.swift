@@ -42,7 +42,7 @@ extension LoadedIndex {
     typeFilter: TypeFilter, limit: Int, regionLookup: Bool = true
   ) throws -> [ScoredPlace] {
     guard !plan.tokens.isEmpty, !indexes.isEmpty else { return [] }
-    var (resolved, keys) = try resolveWords(indexes, plan, limit: limit)
+    let (resolved, keys) = try resolveWords(indexes, plan, limit: limit)
     var context = SearchContext(filter: filter, typeFilter: typeFilter, limit: limit)
     context.regionLookup = regionLookup
     context.wordKeys = keys

@@ -9,7 +9,8 @@ import PlaceCore
 /// code of its own boundary or of a closed admin boundary holding it; its own `addr:country`
 /// or `is_in:country_code`; for a boundary cut by the extract's edge, the country whose
 /// boundaries share most of its ways; most of the nearby places' `addr:country`; a postcode
-/// that only one candidate country's format fits. A country whose closed boundary does not
+/// that only one candidate country's format fits; the one country all places within about
+/// 15 km name in `addr:country`. A country whose closed boundary does not
 /// hold the place is never its country, whatever the other sources say.
 struct AdminResolver {
   /// A settlement node used as the locality fallback.
@@ -378,6 +379,7 @@ struct AdminResolver {
     if let postcode, let code = postcodeCountry(postcode, excluded: excluded) {
       return (code, .postcode)
     }
+    if let code = regionCountry(lat, lon, excluded: excluded) { return (code, .region) }
     return nil
   }
 
@@ -409,6 +411,23 @@ struct AdminResolver {
       }
     }
     return AdminResolver.winner(votes, majority: true)
+  }
+
+  /// The `addr:country` of every place within about 15 km (15 cells of 0.01 degrees each
+  /// way) that carries one (not excluded), if they all carry the same.
+  func regionCountry(_ lat: Int32, _ lon: Int32, excluded: Set<String>) -> String? {
+    let cy = Int64(lat / 100_000)
+    let cx = Int64(lon / 100_000)
+    var found: String? = nil
+    for y in (cy - 15)...(cy + 15) {
+      for x in (cx - 15)...(cx + 15) {
+        for code in (countryVotes[y * 100_000 + x] ?? [:]).keys where !excluded.contains(code) {
+          if let f = found, f != code { return nil }
+          found = code
+        }
+      }
+    }
+    return found
   }
 
   /// The one candidate country (named in the extract, not excluded) whose postcode format

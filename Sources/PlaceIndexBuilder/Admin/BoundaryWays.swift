@@ -52,6 +52,8 @@ enum CountrySource: Int, CaseIterable, Sendable, Comparable {
   case neighbours
   /// Its postcode, which only one of the candidate countries' formats fits.
   case postcode
+  /// Every place within about 15 km that carries an `addr:country` carries the same one.
+  case region
 
   static func < (a: CountrySource, b: CountrySource) -> Bool { a.rawValue < b.rawValue }
 
@@ -64,6 +66,7 @@ enum CountrySource: Int, CaseIterable, Sendable, Comparable {
     case .sharedBorders: "shared borders"
     case .neighbours: "neighbours' addr:country"
     case .postcode: "postcode format"
+    case .region: "region's addr:country"
     }
   }
 }
