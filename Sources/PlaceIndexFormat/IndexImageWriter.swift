@@ -23,6 +23,9 @@ public struct IndexContent: Sendable {
   public var dataTimestamp: UInt64 = 0
   /// Hash of the build options.
   public var optionsHash: UInt64 = 0
+  /// Strings stored in STRINGS that no record refers to: the texts readers look up by their
+  /// first bytes (PlaceCore's `LocalTexts`).
+  public var extraStrings: [String] = []
 
   /// Creates empty content.
   public init() {}
@@ -81,6 +84,7 @@ public enum IndexImageWriter {
     var strings = StringTableBuilder()
     for p in places { PlaceTableWriter.registerStrings(of: p, in: &strings) }
     for n in content.typeNames { strings.insert(n) }
+    for t in content.extraStrings { strings.insert(t) }
     strings.freeze()
 
     var file = IndexFileWriter()

@@ -10,6 +10,13 @@ package struct DataTable: Sendable {
     let fields: [String]
     let columns: [String: Int]
 
+    /// Every column's value, by the header's names.
+    package var values: [String: String] {
+      columns.reduce(into: [:]) { out, c in
+        out[c.key] = c.value < fields.count ? fields[c.value] : ""
+      }
+    }
+
     /// The trimmed value of column `name` ("" when the row is short).
     package subscript(_ name: String) -> String {
       guard let i = columns[name], i < fields.count else { return "" }

@@ -21,7 +21,8 @@ public struct FetchPlaceRequest: Sendable, Hashable {
   public var placeProperties: Set<PlaceProperty>
   /// The session this request ends.
   public var sessionToken: AutocompleteSessionToken?
-  /// Preferred language of the display name.
+  /// Preferred language of the texts: the display name, the formatted address and the address
+  /// components (each part that has a name in it).
   public var languageCode: String?
 
   /// Creates a request.
@@ -50,7 +51,9 @@ public struct Place: Sendable, Hashable {
   public var placeID: String?
   /// The name in the requested language, with that language's code.
   public var displayName: String?
-  /// The language of ``displayName`` ("" when untagged).
+  /// The language of ``displayName``: the requested one when the place has a name in it, else
+  /// the language of its plain name (its `name:xx` equal to it, or its country's main
+  /// language); nil when unknown.
   public var displayNameLanguage: String?
   /// The full address in the country's convention.
   public var formattedAddress: String?

@@ -75,24 +75,16 @@ extension PlacesClient {
     if want.contains(.placeID) {
       place.placeID = PlaceRecord.placeID(kind: e.osmKind, id: e.osmID)
     }
+    let texts = try LocalizedTexts(
+      e, in: index,
+      language: request.languageCode.map { $0.lowercased() }.flatMap { $0.isEmpty ? nil : $0 },
+      region: nil)
     if want.contains(.displayName) {
-      var name = try s.string(e.primaryText)
-      var language = ""
-      if let lang = request.languageCode?.lowercased() {
-        for n in e.names where try s.string(n.language).lowercased() == lang {
-          name = try s.string(n.name)
-          language = lang
-          break
-        }
-      }
-      place.displayName = name
-      place.displayNameLanguage = language
+      place.displayName = texts.displayName
+      place.displayNameLanguage = texts.displayNameLanguage
     }
-    if want.contains(.formattedAddress) {
-      let parts = [try s.string(e.primaryText)] + (try e.secondaryParts.map { try s.string($0) })
-      place.formattedAddress = parts.joined(separator: ", ")
-    }
-    if want.contains(.addressComponents) { place.addressComponents = components }
+    if want.contains(.formattedAddress) { place.formattedAddress = texts.formattedAddress }
+    if want.contains(.addressComponents) { place.addressComponents = texts.components }
     if want.contains(.coordinate) { place.coordinate = coordinate }
     if want.contains(.types) { place.types = index.types.types(ofList: e.typeList) }
     if want.contains(.attributions) { place.attributions = [index.attribution] }

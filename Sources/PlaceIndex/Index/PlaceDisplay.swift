@@ -34,22 +34,10 @@ struct PlaceDisplay: Sendable {
   /// Builds the display of place `key.rank` of `index`.
   init(_ index: LoadedIndex, _ key: Key, abbreviations a: Abbreviations) throws {
     let e = try index.places.entry(key.rank)
-    var primary = try index.strings.string(e.primaryText)
-    if let lang = key.language {
-      for n in e.names where try index.strings.string(n.language).lowercased() == lang {
-        primary = try index.strings.string(n.name)
-        break
-      }
-    }
-    var parts = try e.secondaryParts.map { try index.strings.string($0) }
-    if let region = key.region, let cc = e.countryCode,
-      try index.strings.string(cc) == region,
-      let country = e.components.first(where: { $0.kind == .country }),
-      let last = parts.last, try index.strings.string(country.long) == last
-    {
-      parts.removeLast()
-    }
-    let secondary = parts.joined(separator: ", ")
+    let texts = try LocalizedTexts(
+      e, in: index, language: key.language, region: key.region, details: false)
+    let primary = texts.displayName
+    let secondary = texts.secondaryParts.joined(separator: ", ")
     placeID = PlaceRecord.placeID(kind: e.osmKind, id: e.osmID)
     types = index.types.types(ofList: e.typeList)
     primaryText = primary

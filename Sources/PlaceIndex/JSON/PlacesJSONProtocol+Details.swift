@@ -11,9 +11,9 @@ extension PlacesJSONProtocol {
       fields.append(
         (
           "displayName",
-          .object([
-            ("text", .string(name)), ("languageCode", .string(place.displayNameLanguage ?? "")),
-          ])
+          .object(
+            [("text", .string(name))]
+              + (place.displayNameLanguage.map { [("languageCode", .string($0))] } ?? []))
         ))
     }
     if let f = place.formattedAddress { fields.append(("formattedAddress", .string(f))) }

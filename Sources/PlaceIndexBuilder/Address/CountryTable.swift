@@ -12,6 +12,10 @@ public struct CountryTable: Sendable {
     public var streetLine: String
     /// Pattern of the locality line, e.g. "{postcode} {locality}".
     public var localityLine: String
+    /// The main language of the country's names ("de"), or "" when the table does not say.
+    public var language: String = ""
+    /// The regular expression a whole postcode of the country matches, or "" when unknown.
+    public var postcode: String = ""
   }
 
   /// A problem in the table text, with its line number.
@@ -25,6 +29,8 @@ public struct CountryTable: Sendable {
 
   private var rows: [String: Country] = [:]
   private let fallback: Country
+  /// Country names by code, then language (Data/country_names.tsv).
+  private var localNames: [String: [String: String]] = [:]
 
   /// Parses the tab-separated table (header line first, `#` lines are comments).
   public init(tsv: String) throws {
@@ -42,7 +48,15 @@ public struct CountryTable: Sendable {
       }
       let c = Country(
         code: code, name: row["name"], streetLine: row["street_line"],
-        localityLine: row["locality_line"])
+        localityLine: row["locality_line"], language: row["language"], postcode: row["postcode"])
+      if !c.postcode.isEmpty {
+        do {
+          _ = try Regex(c.postcode, as: Substring.self)
+        } catch {
+          throw ParseError(
+            line: row.line, reason: "postcode pattern '\(c.postcode)' of \(code): \(error)")
+        }
+      }
       guard !c.streetLine.isEmpty, !c.localityLine.isEmpty else {
         throw ParseError(line: row.line, reason: "empty address pattern for \(code)")
       }
@@ -54,9 +68,47 @@ public struct CountryTable: Sendable {
     self.fallback = fallback
   }
 
+  /// Parses countries.tsv and country_names.tsv (a header `code` and one column per
+  /// language, `#` lines are comments).
+  public init(tsv: String, names: String) throws {
+    try self.init(tsv: tsv)
+    let table: DataTable
+    do throws(DataTable.LayoutError) {
+      table = try DataTable(names, required: ["code"])
+    } catch {
+      throw ParseError(line: error.line, reason: "country_names.tsv: \(error.message)")
+    }
+    for row in table.rows {
+      let code = row["code"]
+      guard contains(code), code == code.uppercased() else {
+        throw ParseError(
+          line: row.line, reason: "country_names.tsv: '\(code)' is not a code of countries.tsv")
+      }
+      localNames[code] = row.values.filter { $0.key != "code" && !$0.value.isEmpty }
+    }
+  }
+
+  /// The name of country `code` in each language the names table has it in.
+  public func localNames(_ code: String) -> [String: String] {
+    localNames[code.uppercased()] ?? [:]
+  }
+
   /// The row of `code` (case-insensitive), or the ZZ fallback.
   public func country(_ code: String) -> Country {
     rows[code.uppercased()] ?? fallback
+  }
+
+  /// Whether `postcode` (upper-cased, trimmed) has the format of country `code`'s postcodes;
+  /// nil when the table has no pattern for it.
+  public func postcode(_ postcode: String, fits code: String) -> Bool? {
+    // Compiled on each call (Regex is not Sendable): the test is the last country source,
+    // asked for few places.
+    let c = country(code)
+    guard c.code == code.uppercased(), !c.postcode.isEmpty,
+      let pattern = try? Regex(c.postcode, as: Substring.self)
+    else { return nil }
+    let text = DataTable.trim(postcode).uppercased()
+    return (try? pattern.wholeMatch(in: text)) != nil
   }
 
   /// Whether `code` is listed.

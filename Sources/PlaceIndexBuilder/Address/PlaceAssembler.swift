@@ -32,11 +32,14 @@ struct PlaceAssembler {
     var routesMerged = 0
     /// Named sidewalks, crossings and signals: parts of a street, not places.
     var streetPartsSkipped = 0
+    /// Places by where their country came from (``CountrySource``; a merged street counts
+    /// once).
+    var countrySources: [CountrySource: Int] = [:]
     var unmappedCombinations: [String: Int] = [:]
   }
 
   func assemble(_ elements: consuming [ExtractedElement]) -> (
-    places: [AssembledPlace], counts: Counts
+    places: [AssembledPlace], counts: Counts, localTexts: [String]
   ) {
     var counts = Counts()
     var places: [AssembledPlace] = []
@@ -46,19 +49,26 @@ struct PlaceAssembler {
     var routeMembers: [Int: [(Int32, Int32)]] = [:]
     // The terms of texts many places share (their street, town, region, country), found once.
     var terms = TermMemo(abbreviations: abbreviations)
+    // Where each place's country came from.
+    var sources: [CountrySource?] = []
+    // Names in other languages of streets, settlements and admin areas, for the texts of
+    // answers in a language (``LocalTexts``).
+    var translations = Translations()
+    for a in resolver.areas { translations.add(a.tags) }
     for i in elements.indices {
       // Each element's tags end with its turn (when the caller handed over the only copy of
       // the array): the places, not every candidate's tags, are what the build keeps.
       let e = elements[i]
       elements[i].tags = .empty
       let tags = e.tags.dictionary
+      translations.add(tags)
       let classification = rules.classify(tags)
       if classification == nil, PlaceAssembler.isStreetPart(tags) {
         counts.streetPartsSkipped += 1
         continue
       }
       guard
-        let place = assemble(
+        let (place, source) = assemble(
           e, tags: tags, classification: classification, counts: &counts, terms: &terms)
       else {
         continue
@@ -85,6 +95,7 @@ struct PlaceAssembler {
         routeMembers[places.count] = [(e.latitudeE7, e.longitudeE7)]
       }
       places.append(place)
+      sources.append(source)
     }
     // A merged street's point: the member point nearest the members' mean.
     for (i, points) in routeMembers where points.count > 1 {
@@ -102,7 +113,8 @@ struct PlaceAssembler {
       places[i].record.latitudeE7 = best.0
       places[i].record.longitudeE7 = best.1
     }
-    for p in places {
+    for (p, source) in zip(places, sources) {
+      if let source { counts.countrySources[source, default: 0] += 1 }
       counts.places += 1
       if !p.record.countryCode.isEmpty { counts.withCountry += 1 }
       if p.record.components.contains(where: { $0.kind == .locality }) { counts.withLocality += 1 }
@@ -111,7 +123,7 @@ struct PlaceAssembler {
         counts.withFullAddress += 1
       }
     }
-    return (places, counts)
+    return (places, counts, translations.entries(for: places, countries: countries))
   }
 
   /// Whether untyped tags describe a part of a street: a sidewalk or crossing carrying the
@@ -139,21 +151,23 @@ struct PlaceAssembler {
   private func assemble(
     _ e: ExtractedElement, tags t: [String: String], classification: PlaceClassification?,
     counts: inout Counts, terms memo: inout TermMemo
-  ) -> AssembledPlace? {
+  ) -> (AssembledPlace, CountrySource?)? {
     let name = t["name"] ?? t["brand"]
     let housenumber = PlaceAssembler.housenumber(t)
     let street = t["addr:street"] ?? t["addr:place"]
-    var admin = resolver.resolve(latitudeE7: e.latitudeE7, longitudeE7: e.longitudeE7, tags: t)
+    var admin = resolver.resolve(
+      latitudeE7: e.latitudeE7, longitudeE7: e.longitudeE7, tags: t,
+      relation: e.kind == .relation ? e.id : nil)
     // An admin area or settlement lies only in the levels above its own.
     switch classification?.primaryType {
-    case "country":
-      admin = AdminContext(countryCode: admin.countryCode, countryName: admin.countryName)
-    case "administrative_area_level_1":
-      admin = AdminContext(countryCode: admin.countryCode, countryName: admin.countryName)
+    case "country", "administrative_area_level_1":
+      admin = AdminContext(
+        countryCode: admin.countryCode, countryName: admin.countryName,
+        countrySource: admin.countrySource)
     case "administrative_area_level_2":
       admin = AdminContext(
         countryCode: admin.countryCode, countryName: admin.countryName, region: admin.region,
-        regionShort: admin.regionShort)
+        regionShort: admin.regionShort, countrySource: admin.countrySource)
     case "locality", "administrative_area_level_3", "postal_town":
       admin.locality = nil
       admin.sublocality = nil
@@ -185,11 +199,13 @@ struct PlaceAssembler {
     let ownName = name.map(TextNormalizer.fold)
     var localityLine = CountryTable.render(country.localityLine, localityValues)
     if isSettlement {
-      // A town's own name is not its secondary text; its region and country are.
-      localityLine = [admin.region].compactMap { $0 }.filter { TextNormalizer.fold($0) != ownName }
+      // A town's own name is not its secondary text; its region and country are. A
+      // district's are its city and country ("Kamppi": "Helsinki, Finland").
+      let district =
+        ["sublocality", "neighborhood"].contains(types[0]) || types[0].hasPrefix("sublocality_")
+      let above = district ? (admin.locality ?? admin.region) : admin.region
+      localityLine = [above].compactMap { $0 }.filter { TextNormalizer.fold($0) != ownName }
         .joined(separator: ", ")
-    } else if let locality = admin.locality, TextNormalizer.fold(locality) == ownName {
-      localityLine = admin.region ?? ""
     }
     if !localityLine.isEmpty { secondary.append(localityLine) }
     if let cn = admin.countryName, !cn.isEmpty, types[0] != "country" { secondary.append(cn) }
@@ -289,9 +305,10 @@ struct PlaceAssembler {
       primaryText: primary, secondaryParts: secondary, countryCode: admin.countryCode ?? "",
       names: names, components: components)
     record.nameWordCount = min(Tokenizer.tokens(primary).count, Int(UInt16.max))
-    return AssembledPlace(
+    let place = AssembledPlace(
       record: record, types: types, terms: terms.sorted(), altTerms: altTerms.sorted(),
       contextTerms: contextTerms.sorted())
+    return (place, admin.countrySource)
   }
 
   /// The folded letter that ends a housenumber glued to its digits ("a" of "1a", "б" of

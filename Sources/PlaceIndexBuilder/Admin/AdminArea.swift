@@ -1,3 +1,5 @@
+import PlaceCore
+
 /// An administrative or place area with its rings and bounding box, for point-in-polygon tests.
 struct AdminArea: Sendable {
   /// What the area is in the hierarchy.
@@ -37,7 +39,8 @@ struct AdminArea: Sendable {
       case 9, 10, 11: level = .sublocality
       default: return nil
       }
-    } else if let place = t["place"] {
+    } else if let place = t["place"], t["boundary"] == nil || t["boundary"] == "administrative" {
+      // A place=region drawn as boundary=natural (a mountain range) holds no admin area.
       switch place {
       case "country": level = .country
       case "state", "region", "province": level = .region
@@ -110,16 +113,54 @@ struct AdminArea: Sendable {
   }
 
   /// The ISO 3166-1 alpha-2 code tagged on a country boundary, if any.
-  var countryCode: String? {
-    let code = tags["ISO3166-1:alpha2"] ?? tags["ISO3166-1"] ?? tags["country_code"]
-    guard let code, code.count == 2 else { return nil }
-    return code.uppercased()
-  }
+  var countryCode: String? { AdminArea.isoCountry(tags) }
 
-  /// The short form of a region: the subdivision part of its ISO 3166-2 code ("US-NY" → "NY").
-  var shortName: String? {
+  /// The country the ISO 3166-2 code of the area names ("AT-8" → AT), if any.
+  var subdivisionCountry: String? { tags["ISO3166-2"].flatMap(AdminArea.country(ofSubdivision:)) }
+
+  /// The short form of a region, as people write it: the subdivision part of its ISO 3166-2
+  /// code where it is letters ("US-NY" → "NY", "CH-SG" → "SG"), else none (the name is its
+  /// short form: Vorarlberg is AT-8, and nobody writes "8").
+  var shortName: String? { AdminArea.shortName(tags) }
+
+  /// ``shortName`` of an area with these tags.
+  static func shortName(_ tags: [String: String]) -> String? {
     guard let iso = tags["ISO3166-2"], let dash = iso.firstIndex(of: "-") else { return nil }
     let part = iso[iso.index(after: dash)...]
-    return part.isEmpty || part.count > 3 ? nil : String(part)
+    guard !part.isEmpty, part.count <= 3, part.allSatisfy({ $0.isASCII && $0.isLetter }) else {
+      return nil
+    }
+    return String(part).uppercased()
+  }
+
+  /// The ISO 3166-1 code tagged on a boundary (of a country), upper case, if any.
+  static func isoCountry(_ tags: [String: String]) -> String? {
+    code(tags["ISO3166-1:alpha2"] ?? tags["ISO3166-1"] ?? tags["country_code"])
+  }
+
+  /// The country part of an ISO 3166-2 code ("AT-8" → "AT", "CH-SG" → "CH"), if it has one.
+  static func country(ofSubdivision iso: String) -> String? {
+    let u = Array(iso.utf8)
+    guard u.count > 3, u[2] == UInt8(ascii: "-") else { return nil }
+    return code(String(decoding: u[0..<2], as: UTF8.self))
+  }
+
+  /// `text` as a country code: two ASCII letters, upper-cased; else nil.
+  static func code(_ text: String?) -> String? {
+    guard let text else { return nil }
+    let t = DataTable.trim(text)
+    guard t.utf8.count == 2, t.allSatisfy({ $0.isASCII && $0.isLetter }) else { return nil }
+    return t.uppercased()
+  }
+
+  /// The country a boundary's own tags give, and how: its ISO 3166-1 code (an admin_level 2
+  /// boundary) or the country of its ISO 3166-2 code; else its `is_in:country_code`.
+  static func countryCode(tags t: [String: String]) -> (code: String, source: CountrySource)? {
+    if t["admin_level"] == "2" || t["place"] == "country", let c = isoCountry(t) {
+      return (c, .subdivisionCode)
+    }
+    if let c = t["ISO3166-2"].flatMap(country(ofSubdivision:)) { return (c, .subdivisionCode) }
+    if let c = code(t["is_in:country_code"]) { return (c, .ownTags) }
+    return nil
   }
 }

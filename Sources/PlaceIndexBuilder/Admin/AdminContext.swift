@@ -11,4 +11,6 @@ struct AdminContext: Sendable, Hashable {
   var postcode: String?
   /// Whether the locality came from a boundary polygon (rather than tags or a nearby node).
   var localityFromPolygon = false
+  /// Where the country came from (nil: no country).
+  var countrySource: CountrySource? = nil
 }

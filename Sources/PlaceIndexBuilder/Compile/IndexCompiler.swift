@@ -39,7 +39,7 @@ struct IndexCompiler {
   /// go of once the content holds it, so that the build keeps one copy of them, not three.
   static func compile(
     _ places: consuming [AssembledPlace], source: String, timestamp: Int64, options: String,
-    vocabularyTSV: String, abbreviationsTSV: String
+    vocabularyTSV: String, abbreviationsTSV: String, localTexts: [String] = []
   ) throws -> (image: [UInt8], tokenCount: Int) {
     var ranked = places
     ranked.sort(by: ranksBefore)
@@ -93,6 +93,7 @@ struct IndexCompiler {
     content.metadataJSON = Array(try encoder.encode(metadata))
     content.vocabularyTSV = vocabularyTSV
     content.abbreviationsTSV = abbreviationsTSV
+    content.extraStrings = localTexts
     content.dataTimestamp = UInt64(max(0, timestamp))
     content.optionsHash = fnv1a64(options)
     let result = try IndexImageWriter.image(content)

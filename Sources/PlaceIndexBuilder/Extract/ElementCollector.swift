@@ -34,6 +34,10 @@ final class ElementCollector: OSMElementHandler {
   private(set) var areas: [AreaElement] = []
   /// Index in `areas` of each relation id.
   private var areaIndex: [Int64: Int] = [:]
+  /// The member ways of administrative boundaries, and the points of those that do not close
+  /// (``BoundaryWays``): where a cut extract leaves no ring, they tell the admin stage which
+  /// boundaries an area shares its borders with.
+  private(set) var boundaries: [BoundaryWays] = []
   private(set) var counts = Counts()
   /// Relation ids present, for counting relation members that are missing.
   private var relationIDs: Set<Int64> = []
@@ -154,6 +158,7 @@ final class ElementCollector: OSMElementHandler {
     var labelPoint: (Int32, Int32)? = nil
     var memberPoints: [(Int32, Int32)] = []
     var outerWays: [[(Int32, Int32)]] = []
+    var wayIDs: [Int64] = []
     for m in relation.members {
       switch m.kind {
       case .node:
@@ -166,6 +171,7 @@ final class ElementCollector: OSMElementHandler {
       case .way:
         if let pts = ways.points(of: m.ref), !pts.isEmpty {
           if isAreaRelation && m.role != "inner" { outerWays.append(pts) }
+          wayIDs.append(m.ref)
           memberPoints.append(contentsOf: pts)
         } else {
           counts.missingWayMembers += 1
@@ -175,6 +181,12 @@ final class ElementCollector: OSMElementHandler {
       }
     }
     if isAreaRelation { rings = RingAssembler.rings(from: outerWays) }
+    if isAreaRelation, tags["boundary"] == "administrative", !wayIDs.isEmpty {
+      boundaries.append(
+        BoundaryWays(
+          id: relation.id, tags: tags.dictionary, wayIDs: wayIDs,
+          openPoints: rings.isEmpty ? outerWays.flatMap { $0 } : []))
+    }
     if isAreaRelation,
       tags["boundary"] == "administrative" || tags["place"] != nil
         || tags["boundary"] == "postal_code", !rings.isEmpty

@@ -33,6 +33,14 @@ public struct BuildReport: Sendable {
 
   /// Places in the index.
   public var places: Int { assemble.places }
+  /// Places by where their country came from: the ``CountrySource`` labels of the report
+  /// ("country boundary", "ISO 3166-2 code", ...), and "none".
+  public var countrySources: [(source: String, places: Int)] {
+    CountrySource.allCases.map { ($0.label, assemble.countrySources[$0] ?? 0) } + [
+      ("none", places - assemble.countrySources.values.reduce(0, +))
+    ]
+  }
+
   /// Named sidewalks, crossings and signals left out as parts of their street.
   public var streetPartsSkipped: Int { assemble.streetPartsSkipped }
 
@@ -48,6 +56,10 @@ public struct BuildReport: Sendable {
       "duplicate \(collect.duplicateNodes) node, \(collect.duplicateWays) way, \(collect.duplicateRelations) relation ids (the later element kept)",
       "places    \(places) (\(assemble.routesMerged) street ways merged into routes, \(assemble.streetPartsSkipped) sidewalks and crossings left out, \(assemble.unmapped) named places without a mapped type)",
       "admin     \(adminAreas) boundary areas; country \(pct(assemble.withCountry)), locality \(pct(assemble.withLocality)), full address \(pct(assemble.withFullAddress))",
+      "countries "
+        + CountrySource.allCases.map { "\($0.label) \(assemble.countrySources[$0] ?? 0)" }
+        .joined(separator: ", ")
+        + ", none \(places - assemble.countrySources.values.reduce(0, +))",
       "index     \(output): \(indexBytes) bytes, \(tokens) tokens, \(String(format: "%.1f", places == 0 ? 0 : Double(indexBytes) / Double(places))) bytes/place"
         + (shards.isEmpty ? "" : " in \(shards.count) shards"),
       "time      \(String(format: "%.2f", seconds)) s (reading \(String(format: "%.2f", readSeconds)) s)",

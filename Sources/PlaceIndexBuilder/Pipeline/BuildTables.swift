@@ -53,11 +53,14 @@ public struct BuildTables: Sendable {
     let (vocabularyText, vocabularyPath) = try read("place_types.tsv")
     let (rulesText, rulesPath) = try read("type_rules.tsv")
     let (countriesText, countriesPath) = try read("countries.tsv")
+    let (countryNamesText, _) = try read("country_names.tsv")
     let (abbreviationsText, abbreviationsPath) = try read("abbreviations.tsv")
     let (synonymsText, synonymsPath) = try read("type_synonyms.tsv")
     let vocabulary = try parse(vocabularyPath) { try PlaceTypeVocabulary(tsv: vocabularyText) }
     rules = try parse(rulesPath) { try TypeRules(tsv: rulesText, vocabulary: vocabulary) }
-    countries = try parse(countriesPath) { try CountryTable(tsv: countriesText) }
+    countries = try parse(countriesPath) {
+      try CountryTable(tsv: countriesText, names: countryNamesText)
+    }
     abbreviations = try parse(abbreviationsPath) { try Abbreviations(tsv: abbreviationsText) }
     synonyms = try parse(synonymsPath) {
       try TypeSynonyms(tsv: synonymsText, vocabulary: vocabulary)

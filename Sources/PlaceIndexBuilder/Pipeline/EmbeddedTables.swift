@@ -137,87 +137,180 @@ public enum EmbeddedTables {
       # service shows it), and the address convention: how the street line and the locality
       # line are written. Placeholders: {housenumber} {street} {postcode} {locality} {region}.
       # Empty placeholders and the separators around them are dropped. Unlisted countries use
-      # the row with code ZZ.
-      code	name	street_line	locality_line
-      AD	Andorra	{street} {housenumber}	{postcode} {locality}
-      AL	Albania	{street} {housenumber}	{postcode} {locality}
-      AM	Armenia	{street} {housenumber}	{postcode} {locality}
-      AR	Argentina	{street} {housenumber}	{postcode} {locality}
-      AT	Austria	{street} {housenumber}	{postcode} {locality}
-      AU	Australia	{housenumber} {street}	{locality} {region} {postcode}
-      AZ	Azerbaijan	{street} {housenumber}	{postcode} {locality}
-      BA	Bosnia and Herzegovina	{street} {housenumber}	{postcode} {locality}
-      BE	Belgium	{street} {housenumber}	{postcode} {locality}
-      BG	Bulgaria	{street} {housenumber}	{postcode} {locality}
-      BR	Brazil	{street} {housenumber}	{postcode} {locality}
-      BY	Belarus	{street} {housenumber}	{postcode} {locality}
-      CA	Canada	{housenumber} {street}	{locality} {region} {postcode}
-      CH	Switzerland	{street} {housenumber}	{postcode} {locality}
-      CL	Chile	{street} {housenumber}	{postcode} {locality}
-      CN	China	{housenumber} {street}	{postcode} {locality}
-      CO	Colombia	{street} {housenumber}	{postcode} {locality}
-      CY	Cyprus	{street} {housenumber}	{postcode} {locality}
-      CZ	Czechia	{street} {housenumber}	{postcode} {locality}
-      DE	Germany	{street} {housenumber}	{postcode} {locality}
-      DK	Denmark	{street} {housenumber}	{postcode} {locality}
-      EE	Estonia	{street} {housenumber}	{postcode} {locality}
-      EG	Egypt	{housenumber} {street}	{postcode} {locality}
-      ES	Spain	{street} {housenumber}	{postcode} {locality}
-      FI	Finland	{street} {housenumber}	{postcode} {locality}
-      FR	France	{housenumber} {street}	{postcode} {locality}
-      GB	UK	{housenumber} {street}	{locality} {postcode}
-      GE	Georgia	{street} {housenumber}	{postcode} {locality}
-      GR	Greece	{street} {housenumber}	{postcode} {locality}
-      HK	Hong Kong	{housenumber} {street}	{postcode} {locality}
-      HR	Croatia	{street} {housenumber}	{postcode} {locality}
-      HU	Hungary	{street} {housenumber}	{postcode} {locality}
-      ID	Indonesia	{street} {housenumber}	{postcode} {locality}
-      IE	Ireland	{housenumber} {street}	{postcode} {locality}
-      IL	Israel	{street} {housenumber}	{postcode} {locality}
-      IN	India	{housenumber} {street}	{postcode} {locality}
-      IS	Iceland	{street} {housenumber}	{postcode} {locality}
-      IT	Italy	{street} {housenumber}	{postcode} {locality}
-      JP	Japan	{housenumber} {street}	{postcode} {locality}
-      KE	Kenya	{housenumber} {street}	{postcode} {locality}
-      KR	South Korea	{housenumber} {street}	{postcode} {locality}
-      KZ	Kazakhstan	{street} {housenumber}	{postcode} {locality}
-      LI	Liechtenstein	{street} {housenumber}	{postcode} {locality}
-      LT	Lithuania	{street} {housenumber}	{postcode} {locality}
-      LU	Luxembourg	{housenumber} {street}	{postcode} {locality}
-      LV	Latvia	{street} {housenumber}	{postcode} {locality}
-      MA	Morocco	{housenumber} {street}	{postcode} {locality}
-      MC	Monaco	{housenumber} {street}	{postcode} {locality}
-      MD	Moldova	{street} {housenumber}	{postcode} {locality}
-      ME	Montenegro	{street} {housenumber}	{postcode} {locality}
-      MK	North Macedonia	{street} {housenumber}	{postcode} {locality}
-      MT	Malta	{housenumber} {street}	{postcode} {locality}
-      MX	Mexico	{street} {housenumber}	{postcode} {locality}
-      MY	Malaysia	{housenumber} {street}	{postcode} {locality}
-      NG	Nigeria	{housenumber} {street}	{postcode} {locality}
-      NL	Netherlands	{street} {housenumber}	{postcode} {locality}
-      NO	Norway	{street} {housenumber}	{postcode} {locality}
-      NZ	New Zealand	{housenumber} {street}	{locality} {postcode}
-      PE	Peru	{street} {housenumber}	{postcode} {locality}
-      PH	Philippines	{housenumber} {street}	{postcode} {locality}
-      PL	Poland	{street} {housenumber}	{postcode} {locality}
-      PT	Portugal	{street} {housenumber}	{postcode} {locality}
-      RO	Romania	{street} {housenumber}	{postcode} {locality}
-      RS	Serbia	{street} {housenumber}	{postcode} {locality}
-      RU	Russia	{street} {housenumber}	{postcode} {locality}
-      SE	Sweden	{street} {housenumber}	{postcode} {locality}
-      SG	Singapore	{housenumber} {street}	{locality} {postcode}
-      SI	Slovenia	{street} {housenumber}	{postcode} {locality}
-      SK	Slovakia	{street} {housenumber}	{postcode} {locality}
-      SM	San Marino	{street} {housenumber}	{postcode} {locality}
-      TH	Thailand	{housenumber} {street}	{postcode} {locality}
-      TR	Turkey	{street} {housenumber}	{postcode} {locality}
-      TW	Taiwan	{housenumber} {street}	{postcode} {locality}
-      UA	Ukraine	{street} {housenumber}	{postcode} {locality}
-      US	USA	{housenumber} {street}	{locality}, {region} {postcode}
-      VA	Vatican City	{street} {housenumber}	{postcode} {locality}
-      VN	Vietnam	{housenumber} {street}	{postcode} {locality}
-      ZA	South Africa	{housenumber} {street}	{postcode} {locality}
-      ZZ		{housenumber} {street}	{postcode} {locality}
+      # the row with code ZZ. language: the main language of the country's names (the language of
+      # a plain `name` tag, for displayName.languageCode). postcode: a regular expression a whole
+      # postcode of the country matches (upper case; empty: unknown), used to tell the country of a
+      # place at an extract's edge when only one nearby country's format fits.
+      code	name	street_line	locality_line	language	postcode
+      AD	Andorra	{street} {housenumber}	{postcode} {locality}	ca	AD\d{3}
+      AL	Albania	{street} {housenumber}	{postcode} {locality}	sq	\d{4}
+      AM	Armenia	{street} {housenumber}	{postcode} {locality}	hy	\d{4}
+      AR	Argentina	{street} {housenumber}	{postcode} {locality}	es	(?:[A-Z]\d{4}[A-Z]{3}|\d{4})
+      AT	Austria	{street} {housenumber}	{postcode} {locality}	de	\d{4}
+      AU	Australia	{housenumber} {street}	{locality} {region} {postcode}	en	\d{4}
+      AZ	Azerbaijan	{street} {housenumber}	{postcode} {locality}	az	(?:AZ ?)?\d{4}
+      BA	Bosnia and Herzegovina	{street} {housenumber}	{postcode} {locality}	bs	\d{5}
+      BE	Belgium	{street} {housenumber}	{postcode} {locality}	nl	\d{4}
+      BG	Bulgaria	{street} {housenumber}	{postcode} {locality}	bg	\d{4}
+      BR	Brazil	{street} {housenumber}	{postcode} {locality}	pt	\d{5}-?\d{3}
+      BY	Belarus	{street} {housenumber}	{postcode} {locality}	be	\d{6}
+      CA	Canada	{housenumber} {street}	{locality} {region} {postcode}	en	[A-Z]\d[A-Z] ?\d[A-Z]\d
+      CH	Switzerland	{street} {housenumber}	{postcode} {locality}	de	\d{4}
+      CL	Chile	{street} {housenumber}	{postcode} {locality}	es	\d{7}
+      CN	China	{housenumber} {street}	{postcode} {locality}	zh	\d{6}
+      CO	Colombia	{street} {housenumber}	{postcode} {locality}	es	\d{6}
+      CY	Cyprus	{street} {housenumber}	{postcode} {locality}	el	\d{4}
+      CZ	Czechia	{street} {housenumber}	{postcode} {locality}	cs	\d{3} ?\d{2}
+      DE	Germany	{street} {housenumber}	{postcode} {locality}	de	\d{5}
+      DK	Denmark	{street} {housenumber}	{postcode} {locality}	da	\d{4}
+      EE	Estonia	{street} {housenumber}	{postcode} {locality}	et	\d{5}
+      EG	Egypt	{housenumber} {street}	{postcode} {locality}	ar	\d{5}
+      ES	Spain	{street} {housenumber}	{postcode} {locality}	es	\d{5}
+      FI	Finland	{street} {housenumber}	{postcode} {locality}	fi	\d{5}
+      FR	France	{housenumber} {street}	{postcode} {locality}	fr	\d{5}
+      GB	UK	{housenumber} {street}	{locality} {postcode}	en	[A-Z]{1,2}\d[A-Z\d]? ?\d[A-Z]{2}
+      GE	Georgia	{street} {housenumber}	{postcode} {locality}	ka	\d{4}
+      GR	Greece	{street} {housenumber}	{postcode} {locality}	el	\d{3} ?\d{2}
+      HK	Hong Kong	{housenumber} {street}	{postcode} {locality}	zh	
+      HR	Croatia	{street} {housenumber}	{postcode} {locality}	hr	\d{5}
+      HU	Hungary	{street} {housenumber}	{postcode} {locality}	hu	\d{4}
+      ID	Indonesia	{street} {housenumber}	{postcode} {locality}	id	\d{5}
+      IE	Ireland	{housenumber} {street}	{postcode} {locality}	en	[A-Z]\d[\dW] ?[A-Z\d]{4}
+      IL	Israel	{street} {housenumber}	{postcode} {locality}	he	\d{7}
+      IN	India	{housenumber} {street}	{postcode} {locality}	hi	\d{3} ?\d{3}
+      IS	Iceland	{street} {housenumber}	{postcode} {locality}	is	\d{3}
+      IT	Italy	{street} {housenumber}	{postcode} {locality}	it	\d{5}
+      JP	Japan	{housenumber} {street}	{postcode} {locality}	ja	\d{3}-?\d{4}
+      KE	Kenya	{housenumber} {street}	{postcode} {locality}	sw	\d{5}
+      KR	South Korea	{housenumber} {street}	{postcode} {locality}	ko	\d{5}
+      KZ	Kazakhstan	{street} {housenumber}	{postcode} {locality}	kk	(?:[A-Z]\d{2}[A-Z]\d[A-Z]\d|\d{6})
+      LI	Liechtenstein	{street} {housenumber}	{postcode} {locality}	de	94(?:8[5-9]|9[0-8])
+      LT	Lithuania	{street} {housenumber}	{postcode} {locality}	lt	(?:LT-?)?\d{5}
+      LU	Luxembourg	{housenumber} {street}	{postcode} {locality}	lb	(?:L-?)?\d{4}
+      LV	Latvia	{street} {housenumber}	{postcode} {locality}	lv	(?:LV-?)?\d{4}
+      MA	Morocco	{housenumber} {street}	{postcode} {locality}	ar	\d{5}
+      MC	Monaco	{housenumber} {street}	{postcode} {locality}	fr	980\d{2}
+      MD	Moldova	{street} {housenumber}	{postcode} {locality}	ro	(?:MD-?)?\d{4}
+      ME	Montenegro	{street} {housenumber}	{postcode} {locality}	sr	\d{5}
+      MK	North Macedonia	{street} {housenumber}	{postcode} {locality}	mk	\d{4}
+      MT	Malta	{housenumber} {street}	{postcode} {locality}	mt	[A-Z]{3} ?\d{4}
+      MX	Mexico	{street} {housenumber}	{postcode} {locality}	es	\d{5}
+      MY	Malaysia	{housenumber} {street}	{postcode} {locality}	ms	\d{5}
+      NG	Nigeria	{housenumber} {street}	{postcode} {locality}	en	\d{6}
+      NL	Netherlands	{street} {housenumber}	{postcode} {locality}	nl	\d{4} ?[A-Z]{2}
+      NO	Norway	{street} {housenumber}	{postcode} {locality}	nb	\d{4}
+      NZ	New Zealand	{housenumber} {street}	{locality} {postcode}	en	\d{4}
+      PE	Peru	{street} {housenumber}	{postcode} {locality}	es	\d{5}
+      PH	Philippines	{housenumber} {street}	{postcode} {locality}	fil	\d{4}
+      PL	Poland	{street} {housenumber}	{postcode} {locality}	pl	\d{2}-\d{3}
+      PT	Portugal	{street} {housenumber}	{postcode} {locality}	pt	\d{4}-\d{3}
+      RO	Romania	{street} {housenumber}	{postcode} {locality}	ro	\d{6}
+      RS	Serbia	{street} {housenumber}	{postcode} {locality}	sr	\d{5}
+      RU	Russia	{street} {housenumber}	{postcode} {locality}	ru	\d{6}
+      SE	Sweden	{street} {housenumber}	{postcode} {locality}	sv	\d{3} ?\d{2}
+      SG	Singapore	{housenumber} {street}	{locality} {postcode}	en	\d{6}
+      SI	Slovenia	{street} {housenumber}	{postcode} {locality}	sl	(?:SI-?)?\d{4}
+      SK	Slovakia	{street} {housenumber}	{postcode} {locality}	sk	\d{3} ?\d{2}
+      SM	San Marino	{street} {housenumber}	{postcode} {locality}	it	4789\d
+      TH	Thailand	{housenumber} {street}	{postcode} {locality}	th	\d{5}
+      TR	Turkey	{street} {housenumber}	{postcode} {locality}	tr	\d{5}
+      TW	Taiwan	{housenumber} {street}	{postcode} {locality}	zh	\d{3}(?:\d{2,3})?
+      UA	Ukraine	{street} {housenumber}	{postcode} {locality}	uk	\d{5}
+      US	USA	{housenumber} {street}	{locality}, {region} {postcode}	en	\d{5}(?:-\d{4})?
+      VA	Vatican City	{street} {housenumber}	{postcode} {locality}	it	00120
+      VN	Vietnam	{housenumber} {street}	{postcode} {locality}	vi	\d{6}
+      ZA	South Africa	{housenumber} {street}	{postcode} {locality}	en	\d{4}
+      ZZ		{housenumber} {street}	{postcode} {locality}		
+
+      """##
+    ),
+    (
+      "country_names.tsv",
+      ##"""
+      # Country names in common languages, for texts asked for in a language (languageCode): the
+      # country part of a secondary text, formatted address and address components. One row per
+      # country (ISO 3166-1 alpha-2 code, as in countries.tsv); one column per language (its code as
+      # in OSM's name:xx keys). An empty cell: the name of countries.tsv is kept (it is English),
+      # else the country boundary's name:xx when the extract has it.
+      code	de	fr	es	it	pt	nl	sv	fi	ru	zh	ja
+      AD	Andorra	Andorre	Andorra	Andorra	Andorra	Andorra	Andorra	Andorra	Андорра	安道尔	アンドラ
+      AL	Albanien	Albanie	Albania	Albania	Albânia	Albanië	Albanien	Albania	Албания	阿尔巴尼亚	アルバニア
+      AM	Armenien	Arménie	Armenia	Armenia	Arménia	Armenië	Armenien	Armenia	Армения	亚美尼亚	アルメニア
+      AR	Argentinien	Argentine	Argentina	Argentina	Argentina	Argentinië	Argentina	Argentiina	Аргентина	阿根廷	アルゼンチン
+      AT	Österreich	Autriche	Austria	Austria	Áustria	Oostenrijk	Österrike	Itävalta	Австрия	奥地利	オーストリア
+      AU	Australien	Australie	Australia	Australia	Austrália	Australië	Australien	Australia	Австралия	澳大利亚	オーストラリア
+      AZ	Aserbaidschan	Azerbaïdjan	Azerbaiyán	Azerbaigian	Azerbaijão	Azerbeidzjan	Azerbajdzjan	Azerbaidžan	Азербайджан	阿塞拜疆	アゼルバイジャン
+      BA	Bosnien und Herzegowina	Bosnie-Herzégovine	Bosnia y Herzegovina	Bosnia ed Erzegovina	Bósnia e Herzegovina	Bosnië en Herzegovina	Bosnien och Hercegovina	Bosnia ja Hertsegovina	Босния и Герцеговина	波斯尼亚和黑塞哥维那	ボスニア・ヘルツェゴビナ
+      BE	Belgien	Belgique	Bélgica	Belgio	Bélgica	België	Belgien	Belgia	Бельгия	比利时	ベルギー
+      BG	Bulgarien	Bulgarie	Bulgaria	Bulgaria	Bulgária	Bulgarije	Bulgarien	Bulgaria	Болгария	保加利亚	ブルガリア
+      BR	Brasilien	Brésil	Brasil	Brasile	Brasil	Brazilië	Brasilien	Brasilia	Бразилия	巴西	ブラジル
+      BY	Belarus	Biélorussie	Bielorrusia	Bielorussia	Bielorrússia	Wit-Rusland	Belarus	Valko-Venäjä	Беларусь	白俄罗斯	ベラルーシ
+      CA	Kanada	Canada	Canadá	Canada	Canadá	Canada	Kanada	Kanada	Канада	加拿大	カナダ
+      CH	Schweiz	Suisse	Suiza	Svizzera	Suíça	Zwitserland	Schweiz	Sveitsi	Швейцария	瑞士	スイス
+      CL	Chile	Chili	Chile	Cile	Chile	Chili	Chile	Chile	Чили	智利	チリ
+      CN	China	Chine	China	Cina	China	China	Kina	Kiina	Китай	中国	中国
+      CO	Kolumbien	Colombie	Colombia	Colombia	Colômbia	Colombia	Colombia	Kolumbia	Колумбия	哥伦比亚	コロンビア
+      CY	Zypern	Chypre	Chipre	Cipro	Chipre	Cyprus	Cypern	Kypros	Кипр	塞浦路斯	キプロス
+      CZ	Tschechien	Tchéquie	Chequia	Cechia	Chéquia	Tsjechië	Tjeckien	Tšekki	Чехия	捷克	チェコ
+      DE	Deutschland	Allemagne	Alemania	Germania	Alemanha	Duitsland	Tyskland	Saksa	Германия	德国	ドイツ
+      DK	Dänemark	Danemark	Dinamarca	Danimarca	Dinamarca	Denemarken	Danmark	Tanska	Дания	丹麦	デンマーク
+      EE	Estland	Estonie	Estonia	Estonia	Estónia	Estland	Estland	Viro	Эстония	爱沙尼亚	エストニア
+      EG	Ägypten	Égypte	Egipto	Egitto	Egito	Egypte	Egypten	Egypti	Египет	埃及	エジプト
+      ES	Spanien	Espagne	España	Spagna	Espanha	Spanje	Spanien	Espanja	Испания	西班牙	スペイン
+      FI	Finnland	Finlande	Finlandia	Finlandia	Finlândia	Finland	Finland	Suomi	Финляндия	芬兰	フィンランド
+      FR	Frankreich	France	Francia	Francia	França	Frankrijk	Frankrike	Ranska	Франция	法国	フランス
+      GB	Vereinigtes Königreich	Royaume-Uni	Reino Unido	Regno Unito	Reino Unido	Verenigd Koninkrijk	Storbritannien	Yhdistynyt kuningaskunta	Великобритания	英国	イギリス
+      GE	Georgien	Géorgie	Georgia	Georgia	Geórgia	Georgië	Georgien	Georgia	Грузия	格鲁吉亚	ジョージア
+      GR	Griechenland	Grèce	Grecia	Grecia	Grécia	Griekenland	Grekland	Kreikka	Греция	希腊	ギリシャ
+      HK	Hongkong	Hong Kong	Hong Kong	Hong Kong	Hong Kong	Hongkong	Hongkong	Hongkong	Гонконг	香港	香港
+      HR	Kroatien	Croatie	Croacia	Croazia	Croácia	Kroatië	Kroatien	Kroatia	Хорватия	克罗地亚	クロアチア
+      HU	Ungarn	Hongrie	Hungría	Ungheria	Hungria	Hongarije	Ungern	Unkari	Венгрия	匈牙利	ハンガリー
+      ID	Indonesien	Indonésie	Indonesia	Indonesia	Indonésia	Indonesië	Indonesien	Indonesia	Индонезия	印度尼西亚	インドネシア
+      IE	Irland	Irlande	Irlanda	Irlanda	Irlanda	Ierland	Irland	Irlanti	Ирландия	爱尔兰	アイルランド
+      IL	Israel	Israël	Israel	Israele	Israel	Israël	Israel	Israel	Израиль	以色列	イスラエル
+      IN	Indien	Inde	India	India	Índia	India	Indien	Intia	Индия	印度	インド
+      IS	Island	Islande	Islandia	Islanda	Islândia	IJsland	Island	Islanti	Исландия	冰岛	アイスランド
+      IT	Italien	Italie	Italia	Italia	Itália	Italië	Italien	Italia	Италия	意大利	イタリア
+      JP	Japan	Japon	Japón	Giappone	Japão	Japan	Japan	Japani	Япония	日本	日本
+      KE	Kenia	Kenya	Kenia	Kenya	Quénia	Kenia	Kenya	Kenia	Кения	肯尼亚	ケニア
+      KR	Südkorea	Corée du Sud	Corea del Sur	Corea del Sud	Coreia do Sul	Zuid-Korea	Sydkorea	Etelä-Korea	Республика Корея	韩国	大韓民国
+      KZ	Kasachstan	Kazakhstan	Kazajistán	Kazakistan	Cazaquistão	Kazachstan	Kazakstan	Kazakstan	Казахстан	哈萨克斯坦	カザフスタン
+      LI	Liechtenstein	Liechtenstein	Liechtenstein	Liechtenstein	Liechtenstein	Liechtenstein	Liechtenstein	Liechtenstein	Лихтенштейн	列支敦士登	リヒテンシュタイン
+      LT	Litauen	Lituanie	Lituania	Lituania	Lituânia	Litouwen	Litauen	Liettua	Литва	立陶宛	リトアニア
+      LU	Luxemburg	Luxembourg	Luxemburgo	Lussemburgo	Luxemburgo	Luxemburg	Luxemburg	Luxemburg	Люксембург	卢森堡	ルクセンブルク
+      LV	Lettland	Lettonie	Letonia	Lettonia	Letónia	Letland	Lettland	Latvia	Латвия	拉脱维亚	ラトビア
+      MA	Marokko	Maroc	Marruecos	Marocco	Marrocos	Marokko	Marocko	Marokko	Марокко	摩洛哥	モロッコ
+      MC	Monaco	Monaco	Mónaco	Monaco	Mónaco	Monaco	Monaco	Monaco	Монако	摩纳哥	モナコ
+      MD	Moldau	Moldavie	Moldavia	Moldavia	Moldávia	Moldavië	Moldavien	Moldova	Молдавия	摩尔多瓦	モルドバ
+      ME	Montenegro	Monténégro	Montenegro	Montenegro	Montenegro	Montenegro	Montenegro	Montenegro	Черногория	黑山	モンテネグロ
+      MK	Nordmazedonien	Macédoine du Nord	Macedonia del Norte	Macedonia del Nord	Macedónia do Norte	Noord-Macedonië	Nordmakedonien	Pohjois-Makedonia	Северная Македония	北马其顿	北マケドニア
+      MT	Malta	Malte	Malta	Malta	Malta	Malta	Malta	Malta	Мальта	马耳他	マルタ
+      MX	Mexiko	Mexique	México	Messico	México	Mexico	Mexiko	Meksiko	Мексика	墨西哥	メキシコ
+      MY	Malaysia	Malaisie	Malasia	Malaysia	Malásia	Maleisië	Malaysia	Malesia	Малайзия	马来西亚	マレーシア
+      NG	Nigeria	Nigeria	Nigeria	Nigeria	Nigéria	Nigeria	Nigeria	Nigeria	Нигерия	尼日利亚	ナイジェリア
+      NL	Niederlande	Pays-Bas	Países Bajos	Paesi Bassi	Países Baixos	Nederland	Nederländerna	Alankomaat	Нидерланды	荷兰	オランダ
+      NO	Norwegen	Norvège	Noruega	Norvegia	Noruega	Noorwegen	Norge	Norja	Норвегия	挪威	ノルウェー
+      NZ	Neuseeland	Nouvelle-Zélande	Nueva Zelanda	Nuova Zelanda	Nova Zelândia	Nieuw-Zeeland	Nya Zeeland	Uusi-Seelanti	Новая Зеландия	新西兰	ニュージーランド
+      PE	Peru	Pérou	Perú	Perù	Peru	Peru	Peru	Peru	Перу	秘鲁	ペルー
+      PH	Philippinen	Philippines	Filipinas	Filippine	Filipinas	Filipijnen	Filippinerna	Filippiinit	Филиппины	菲律宾	フィリピン
+      PL	Polen	Pologne	Polonia	Polonia	Polónia	Polen	Polen	Puola	Польша	波兰	ポーランド
+      PT	Portugal	Portugal	Portugal	Portogallo	Portugal	Portugal	Portugal	Portugali	Португалия	葡萄牙	ポルトガル
+      RO	Rumänien	Roumanie	Rumania	Romania	Roménia	Roemenië	Rumänien	Romania	Румыния	罗马尼亚	ルーマニア
+      RS	Serbien	Serbie	Serbia	Serbia	Sérvia	Servië	Serbien	Serbia	Сербия	塞尔维亚	セルビア
+      RU	Russland	Russie	Rusia	Russia	Rússia	Rusland	Ryssland	Venäjä	Россия	俄罗斯	ロシア
+      SE	Schweden	Suède	Suecia	Svezia	Suécia	Zweden	Sverige	Ruotsi	Швеция	瑞典	スウェーデン
+      SG	Singapur	Singapour	Singapur	Singapore	Singapura	Singapore	Singapore	Singapore	Сингапур	新加坡	シンガポール
+      SI	Slowenien	Slovénie	Eslovenia	Slovenia	Eslovénia	Slovenië	Slovenien	Slovenia	Словения	斯洛文尼亚	スロベニア
+      SK	Slowakei	Slovaquie	Eslovaquia	Slovacchia	Eslováquia	Slowakije	Slovakien	Slovakia	Словакия	斯洛伐克	スロバキア
+      SM	San Marino	Saint-Marin	San Marino	San Marino	San Marino	San Marino	San Marino	San Marino	Сан-Марино	圣马力诺	サンマリノ
+      TH	Thailand	Thaïlande	Tailandia	Thailandia	Tailândia	Thailand	Thailand	Thaimaa	Таиланд	泰国	タイ
+      TR	Türkei	Turquie	Turquía	Turchia	Turquia	Turkije	Turkiet	Turkki	Турция	土耳其	トルコ
+      TW	Taiwan	Taïwan	Taiwán	Taiwan	Taiwan	Taiwan	Taiwan	Taiwan	Тайвань	台湾	台湾
+      UA	Ukraine	Ukraine	Ucrania	Ucraina	Ucrânia	Oekraïne	Ukraina	Ukraina	Украина	乌克兰	ウクライナ
+      US	Vereinigte Staaten	États-Unis	Estados Unidos	Stati Uniti	Estados Unidos	Verenigde Staten	USA	Yhdysvallat	США	美国	アメリカ合衆国
+      VA	Vatikanstadt	Vatican	Ciudad del Vaticano	Città del Vaticano	Vaticano	Vaticaanstad	Vatikanstaten	Vatikaani	Ватикан	梵蒂冈	バチカン
+      VN	Vietnam	Viêt Nam	Vietnam	Vietnam	Vietname	Vietnam	Vietnam	Vietnam	Вьетнам	越南	ベトナム
+      ZA	Südafrika	Afrique du Sud	Sudáfrica	Sudafrica	África do Sul	Zuid-Afrika	Sydafrika	Etelä-Afrikka	ЮАР	南非	南アフリカ
 
       """##
     ),
@@ -813,7 +906,9 @@ public enum EmbeddedTables {
       # Geographical areas: place=*
       place	country		country	90
       place	state		administrative_area_level_1	90
-      place	region		administrative_area_level_1	90
+      place	region	boundary!=natural	administrative_area_level_1	90
+      # A natural region (a mountain range mapped as place=region) is no admin area.
+      place	region	boundary=natural	natural_feature	90
       place	province		administrative_area_level_1	90
       place	county		administrative_area_level_2	90
       place	district		administrative_area_level_2	90

@@ -55,7 +55,8 @@ public struct IndexBuilder {
       try OutputLock.checkOutput(options.output + ".json", notOneOf: [options.extract])
     }
     var meter = StageMeter()
-    let places = try assemble(options, started: start, into: &report, meter: &meter)
+    let (places, localTexts) = try assemble(
+      options, started: start, into: &report, meter: &meter)
     guard !places.isEmpty else { throw BuildError.noPlaces(path: options.extract) }
 
     let source = URL(fileURLWithPath: options.extract).lastPathComponent
@@ -67,7 +68,7 @@ public struct IndexBuilder {
         let path = (options.output as NSString).appendingPathComponent("\(code).placeidx")
         let written = try write(
           groups[code]!, to: path, source: source, report: report, options: options,
-          meter: &meter)
+          localTexts: localTexts, meter: &meter)
         report.shards.append((code, path, groups[code]!.count))
         report.tokens += written.tokens
         report.indexBytes += written.bytes
@@ -75,7 +76,7 @@ public struct IndexBuilder {
     } else {
       let written = try write(
         consume places, to: options.output, source: source, report: report, options: options,
-        meter: &meter)
+        localTexts: localTexts, meter: &meter)
       report.tokens = written.tokens
       report.indexBytes = written.bytes
       report.sha256 = written.sha256
@@ -90,7 +91,7 @@ public struct IndexBuilder {
   private func assemble(
     _ options: Options, started start: ContinuousClock.Instant, into report: inout BuildReport,
     meter: inout StageMeter
-  ) throws -> [AssembledPlace] {
+  ) throws -> (places: [AssembledPlace], localTexts: [String]) {
     let collector = try ElementCollector(
       spill: SpillSettings(
         directory: temporaryDirectory(options), byteLimit: options.temporaryByteLimit))
@@ -101,16 +102,17 @@ public struct IndexBuilder {
     report.readSeconds = seconds(ContinuousClock.now - start)
     meter.end("read")
     let resolver = AdminResolver(
-      areas: collector.areas, elements: collector.elements, countries: tables.countries)
+      areas: collector.areas, elements: collector.elements, countries: tables.countries,
+      boundaries: collector.boundaries)
     report.adminAreas = resolver.areaCount
     meter.end("admin")
     let assembler = PlaceAssembler(
       rules: tables.rules, resolver: resolver, countries: tables.countries,
       abbreviations: tables.abbreviations, synonyms: tables.synonyms)
-    let (places, counts) = assembler.assemble(collector.takeElements())
+    let (places, counts, localTexts) = assembler.assemble(collector.takeElements())
     report.assemble = counts
     meter.end("assemble")
-    return places
+    return (places, localTexts)
   }
 
   /// Compiles `places` and writes the index and its manifest atomically: index first, then
@@ -118,13 +120,14 @@ public struct IndexBuilder {
   /// the output's lock (``OutputLock``), so that two builds to one path never mix their files.
   private func write(
     _ places: consuming [AssembledPlace], to path: String, source: String, report: BuildReport,
-    options: Options, meter: inout StageMeter
+    options: Options, localTexts: [String], meter: inout StageMeter
   ) throws -> (bytes: Int, tokens: Int, sha256: String) {
     let optionsText = options.options.joined(separator: " ")
     let placeCount = places.count
     let (image, tokenCount) = try IndexCompiler.compile(
       places, source: source, timestamp: report.read.newestTimestamp, options: optionsText,
-      vocabularyTSV: tables.vocabularyTSV, abbreviationsTSV: tables.abbreviationsTSV)
+      vocabularyTSV: tables.vocabularyTSV, abbreviationsTSV: tables.abbreviationsTSV,
+      localTexts: localTexts)
     let sha = SHA256.hex(image)
     let manifest = Manifest(
       formatVersion: "\(IndexLayout.majorVersion).\(IndexLayout.minorVersion)",
