@@ -19,12 +19,20 @@ struct ContextTableWriter {
   static let streetKinds: Set<AddressComponentKind> = [.streetNumber, .route, .subpremise]
 
   /// Groups `places` (in rank order); their strings are registered in `strings`.
-  init(_ places: [PlaceRecord], strings: StringTableBuilder) {
+  init<Places: RandomAccessCollection<PlaceRecord>>(_ places: Places, strings: StringTableBuilder)
+  where Places.Index == Int {
     // Pass 1: each place's area key and street part.
     var parentOf: [[UInt8]: Int] = [:]
     var parentBase: [[UInt8]] = []
     var split: [(parent: Int?, street: [UInt8])] = []
+    // Each place's position, for the reference points (read here, not again from `places`).
+    var latitudes: [Int32] = []
+    var longitudes: [Int32] = []
+    latitudes.reserveCapacity(places.count)
+    longitudes.reserveCapacity(places.count)
     for p in places {
+      latitudes.append(p.latitudeE7)
+      longitudes.append(p.longitudeE7)
       let (_, components) = PlaceTableWriter.hoistedNumber(p)
       let splitter = TextSplitter(parts: Set(p.components.map(\.longText)))
       let refs = p.secondaryParts.map { text -> TextRef in
@@ -101,8 +109,8 @@ struct ContextTableWriter {
     for k in order {
       let c = children[k]
       let point = (
-        median(members[k].map { places[$0].latitudeE7 }),
-        median(members[k].map { places[$0].longitudeE7 })
+        median(members[k].map { latitudes[$0] }),
+        median(members[k].map { longitudes[$0] })
       )
       var w = ByteWriter()
       w.varint(c.parent.map { children.count + $0 + 1 } ?? 0)

@@ -44,8 +44,7 @@ final class ElementCollector: OSMElementHandler {
   private var inOrder = true
   private var lastKind = 0
 
-  init(spill: SpillSettings) throws {
-    let budget = SpillBudget(spill)
+  init(budget: SpillBudget) throws {
     nodes = try NodeStore(budget)
     ways = try WayStore(budget)
   }
