@@ -263,7 +263,7 @@ public enum PlaceTableWriter {
     let contexts = ContextTableWriter(places, strings: strings)
     var records = RecordTableWriter()
     for (i, p) in places.enumerated() {
-      let context = contexts.placeContext[i]
+      let context = Int(contexts.placeContext[i])
       let (refLat, refLon) = contexts.reference[context]
       let (number, _) = hoistedNumber(p)
       let shape = PrimaryShape.of(p, number: number)
