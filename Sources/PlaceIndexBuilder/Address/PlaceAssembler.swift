@@ -37,7 +37,7 @@ struct PlaceAssembler {
 
   /// Assembles the places of `elements` into `store` (packed, on disk: the build keeps no
   /// place as Swift values) and counts them.
-  func assemble(_ elements: consuming [ExtractedElement], into store: PlaceStore) throws
+  func assemble(_ elements: some Sequence<ExtractedElement>, into store: PlaceStore) throws
     -> Counts
   {
     var counts = Counts()
@@ -48,11 +48,7 @@ struct PlaceAssembler {
     var routeIDs: [Int: Int64] = [:]
     // The terms of texts many places share (their street, town, region, country), found once.
     var terms = TermMemo(abbreviations: abbreviations)
-    for i in elements.indices {
-      // Each element's tags end with its turn (when the caller handed over the only copy of
-      // the array): the places, not every candidate's tags, are what the build keeps.
-      let e = elements[i]
-      elements[i].tags = .empty
+    for e in elements {
       let tags = e.tags.dictionary
       let classification = rules.classify(tags)
       if classification == nil, PlaceAssembler.isStreetPart(tags) {

@@ -100,19 +100,19 @@ public struct IndexBuilder {
     let collector = try ElementCollector(budget: budget)
     let reader = OSMExtractReader(path: options.extract)
     report.read = try reader.read(into: collector, progress: options.progress)
-    collector.finish()
+    try collector.finish()
     report.collect = collector.counts
     report.readSeconds = seconds(ContinuousClock.now - start)
     meter.end("read")
     let resolver = AdminResolver(
-      areas: collector.areas, elements: collector.elements, countries: tables.countries)
+      areas: collector.areas, elements: collector.adminElements(), countries: tables.countries)
     report.adminAreas = resolver.areaCount
     meter.end("admin")
     let assembler = PlaceAssembler(
       rules: tables.rules, resolver: resolver, countries: tables.countries,
       abbreviations: tables.abbreviations, synonyms: tables.synonyms)
     let places = try PlaceStore(budget)
-    report.assemble = try assembler.assemble(collector.takeElements(), into: places)
+    report.assemble = try assembler.assemble(collector.candidates.elements, into: places)
     meter.end("assemble")
     return places
   }
