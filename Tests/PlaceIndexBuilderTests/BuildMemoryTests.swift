@@ -1,11 +1,11 @@
 import Foundation
 import OSMReader
 import PlaceCore
-import PlaceIndexFormat
 import TestSupport
 import Testing
 
 @testable import PlaceIndexBuilder
+@testable import PlaceIndexFormat
 
 /// The compact stores behind the build's bounded memory (docs/LIMITS.md, "Build memory"):
 /// candidates and assembled places as packed records in temporary files, and the interned
