@@ -9,6 +9,9 @@ public struct ByteWriter: Sendable {
   /// The number of bytes written.
   public var count: Int { bytes.count }
 
+  /// Reserves room for `count` bytes in all.
+  public mutating func reserveCapacity(_ count: Int) { bytes.reserveCapacity(count) }
+
   /// Appends `value` as 1 byte.
   public mutating func u8(_ value: UInt8) { bytes.append(value) }
 

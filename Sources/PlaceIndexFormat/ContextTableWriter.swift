@@ -9,7 +9,7 @@ import PlaceCore
 /// positions).
 struct ContextTableWriter {
   /// The context id of each place.
-  private(set) var placeContext: [Int] = []
+  private(set) var placeContext: [Int32] = []
   /// Reference point of each context id.
   private(set) var reference: [(latitude: Int32, longitude: Int32)] = []
   /// The section bytes.
@@ -18,13 +18,25 @@ struct ContextTableWriter {
   /// The component kinds that belong to a street, not to an area.
   static let streetKinds: Set<AddressComponentKind> = [.streetNumber, .route, .subpremise]
 
-  /// Groups `places` (in rank order); their strings are registered in `strings`.
-  init(_ places: [PlaceRecord], strings: StringTableBuilder) {
-    // Pass 1: each place's area key and street part.
-    var parentOf: [[UInt8]: Int] = [:]
-    var parentBase: [[UInt8]] = []
-    var split: [(parent: Int?, street: [UInt8])] = []
+  /// Groups `places` (in rank order); their strings are registered in `strings`. Keeps a few
+  /// bytes per place (its context, its position) and each distinct context's bytes once.
+  init<Places: RandomAccessCollection<PlaceRecord>>(_ places: Places, strings: StringTableBuilder)
+  where Places.Index == Int {
+    // One pass: each place's area part (its parent) and street part; places with the same
+    // parent and street part share a child, numbered in the order first seen.
+    var parents = ByteInterner()
+    // A child's key: varint(parent + 1, or 0), then its street part.
+    var children = ByteInterner()
+    var childParent: [Int32] = []
+    var placeChild: [Int32] = []
+    var latitudes: [Int32] = []
+    var longitudes: [Int32] = []
+    placeChild.reserveCapacity(places.count)
+    latitudes.reserveCapacity(places.count)
+    longitudes.reserveCapacity(places.count)
     for p in places {
+      latitudes.append(p.latitudeE7)
+      longitudes.append(p.longitudeE7)
       let (_, components) = PlaceTableWriter.hoistedNumber(p)
       let splitter = TextSplitter(parts: Set(p.components.map(\.longText)))
       let refs = p.secondaryParts.map { text -> TextRef in
@@ -49,78 +61,76 @@ struct ContextTableWriter {
         var a = ByteWriter()
         a.varint(cc)
         Self.append(parts: areaParts, components: areaComponents, to: &a, strings: strings)
-        if let id = parentOf[a.bytes] {
-          parent = id
-        } else {
-          parent = parentBase.count
-          parentOf[a.bytes] = parentBase.count
-          parentBase.append(a.bytes)
-        }
+        parent = parents.insert(a.bytes)
       }
-      var s = ByteWriter()
-      if parent == nil {
-        s.varint(cc)
-        Self.append(parts: refs[...], components: components, to: &s, strings: strings)
-      } else {
-        s.varint(0)
-        Self.append(parts: streetParts, components: streetComponents, to: &s, strings: strings)
-      }
-      split.append((parent, s.bytes))
-    }
-    // Pass 2: group by parent and street part.
-    var childOf: [[UInt8]: Int] = [:]
-    var children: [(parent: Int?, first: Int)] = []
-    var placeChild: [Int] = []
-    for i in places.indices {
-      let parent = split[i].parent
       var k = ByteWriter()
       k.varint(parent.map { $0 + 1 } ?? 0)
-      k.append(split[i].street)
-      if let c = childOf[k.bytes] {
-        placeChild.append(c)
+      if parent == nil {
+        k.varint(cc)
+        Self.append(parts: refs[...], components: components, to: &k, strings: strings)
       } else {
-        childOf[k.bytes] = children.count
-        placeChild.append(children.count)
-        children.append((parent, i))
+        k.varint(0)
+        Self.append(parts: streetParts, components: streetComponents, to: &k, strings: strings)
       }
+      let child = children.insert(k.bytes)
+      if child == childParent.count { childParent.append(Int32(parent ?? -1)) }
+      placeChild.append(Int32(child))
     }
-    // Each context's places, by rank.
-    var members = [[Int]](repeating: [], count: children.count)
-    for (i, c) in placeChild.enumerated() { members[c].append(i) }
+    // Each child's places' positions, grouped by child (in rank order within each).
+    var starts = [Int](repeating: 0, count: children.count + 1)
+    for c in placeChild { starts[Int(c) + 1] += 1 }
+    for c in starts.indices.dropFirst() { starts[c] += starts[c - 1] }
+    var next = starts
+    var groupedLat = [Int32](repeating: 0, count: placeChild.count)
+    var groupedLon = [Int32](repeating: 0, count: placeChild.count)
+    for (i, c) in placeChild.enumerated() {
+      groupedLat[next[Int(c)]] = latitudes[i]
+      groupedLon[next[Int(c)]] = longitudes[i]
+      next[Int(c)] += 1
+    }
+    next = []
+    latitudes = []
+    longitudes = []
+    func members(_ c: Int) -> Int { starts[c + 1] - starts[c] }
     // The most used contexts get the smallest ids (1-byte varints in the records); parents
     // follow the contexts that records point to.
-    let order = children.indices.sorted {
-      members[$0].count != members[$1].count ? members[$0].count > members[$1].count : $0 < $1
+    let order = (0..<children.count).sorted {
+      members($0) != members($1) ? members($0) > members($1) : $0 < $1
     }
-    var newID = [Int](repeating: 0, count: children.count)
-    for (id, c) in order.enumerated() { newID[c] = id }
+    var newID = [Int32](repeating: 0, count: children.count)
+    for (id, c) in order.enumerated() { newID[c] = Int32(id) }
     // The reference point: the median latitude and the median longitude of the context's
     // places, which make the records' differences from it smallest.
-    func median(_ values: [Int32]) -> Int32 { values.sorted()[(values.count - 1) / 2] }
+    func median(_ values: inout [Int32], _ c: Int) -> Int32 {
+      values[starts[c]..<starts[c + 1]].sort()
+      return values[starts[c] + (members(c) - 1) / 2]
+    }
     var table = ItemTableWriter()
-    for k in order {
-      let c = children[k]
-      let point = (
-        median(members[k].map { places[$0].latitudeE7 }),
-        median(members[k].map { places[$0].longitudeE7 })
-      )
+    reference.reserveCapacity(children.count)
+    for c in order {
+      let point = (median(&groupedLat, c), median(&groupedLon, c))
+      let parent = childParent[c]
       var w = ByteWriter()
-      w.varint(c.parent.map { children.count + $0 + 1 } ?? 0)
+      w.varint(parent < 0 ? 0 : children.count + Int(parent) + 1)
       w.zigzag(Int64(point.0))
       w.zigzag(Int64(point.1))
-      w.append(split[c.first].street)
+      // The key without its parent varint: the street part.
+      let key = children.string(c)
+      var skip = key.startIndex
+      while key[skip] & 0x80 != 0 { skip += 1 }
+      w.append(key[(skip + 1)...])
       table.append(w.bytes)
       reference.append(point)
     }
-    for base in parentBase {
+    for base in 0..<parents.count {
       var w = ByteWriter()
       w.varint(0)
       w.zigzag(0)
       w.zigzag(0)
-      w.append(base)
+      w.append(parents.string(base))
       table.append(w.bytes)
     }
-    placeContext = placeChild.map { newID[$0] }
+    placeContext = placeChild.map { newID[Int($0)] }
     bytes = table.bytes
   }
 

@@ -125,7 +125,9 @@ public struct GeoTable: @unchecked Sendable {
 /// Writes a GEO section.
 public enum GeoTableWriter {
   /// The section bytes for places in rank order.
-  public static func serialize(_ places: [PlaceRecord]) -> [UInt8] {
+  public static func serialize<Places: RandomAccessCollection<PlaceRecord>>(_ places: Places)
+    -> [UInt8] where Places.Index == Int
+  {
     let keys = places.map {
       HilbertCurve.key(latitudeE7: Int64($0.latitudeE7), longitudeE7: Int64($0.longitudeE7))
     }

@@ -95,7 +95,9 @@ public struct ImportanceTable: @unchecked Sendable {
 /// Writes the IMPORTANCE section.
 public enum ImportanceTableWriter {
   /// The section's bytes for `places` in rank order.
-  public static func serialize(_ places: [PlaceRecord]) -> [UInt8] {
+  public static func serialize<Places: RandomAccessCollection<PlaceRecord>>(_ places: Places)
+    -> [UInt8]
+  {
     var firsts: [Int] = []
     var values: [UInt16] = []
     for (rank, p) in places.enumerated() where values.last != p.importance || rank == 0 {

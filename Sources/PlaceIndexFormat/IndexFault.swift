@@ -136,19 +136,24 @@ extension IndexImageWriter {
   /// id increasing): the order every index must keep (``PlaceTable/verifyRankOrder()``).
   static func checkRankOrder(_ places: [PlaceRecord]) throws(IndexWriterError) {
     for rank in places.indices.dropFirst() {
-      let p = places[rank - 1]
-      let q = places[rank]
-      if q.importance > p.importance {
-        throw IndexWriterError(
-          fault: .placesOutOfImportanceOrder(
-            rank: rank, previous: p.importance, importance: q.importance))
-      }
-      if q.importance == p.importance, (p.osmKind, p.osmID) >= (q.osmKind, q.osmID) {
-        throw IndexWriterError(
-          fault: .tiedPlacesOutOfOrder(
-            rank: rank, previous: PlaceRecord.placeID(kind: p.osmKind, id: p.osmID),
-            place: PlaceRecord.placeID(kind: q.osmKind, id: q.osmID)))
-      }
+      try checkRankOrder(places[rank - 1], places[rank], rank: rank)
+    }
+  }
+
+  /// Refuses place `q` at `rank` after `p`, unless it ranks after it.
+  static func checkRankOrder(_ p: PlaceRecord, _ q: PlaceRecord, rank: Int)
+    throws(IndexWriterError)
+  {
+    if q.importance > p.importance {
+      throw IndexWriterError(
+        fault: .placesOutOfImportanceOrder(
+          rank: rank, previous: p.importance, importance: q.importance))
+    }
+    if q.importance == p.importance, (p.osmKind, p.osmID) >= (q.osmKind, q.osmID) {
+      throw IndexWriterError(
+        fault: .tiedPlacesOutOfOrder(
+          rank: rank, previous: PlaceRecord.placeID(kind: p.osmKind, id: p.osmID),
+          place: PlaceRecord.placeID(kind: q.osmKind, id: q.osmID)))
     }
   }
 }

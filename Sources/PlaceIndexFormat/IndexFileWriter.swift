@@ -22,12 +22,19 @@ public struct IndexFileWriter {
 
   /// The complete file image.
   public func image() -> [UInt8] {
-    let sorted = sections.sorted { $0.kind < $1.kind }
-    let tableSize = IndexLayout.sectionEntrySize * sorted.count
+    var copy = self
+    return copy.takeImage()
+  }
+
+  /// The complete file image; lets go of each section once it is copied, so that the image
+  /// and its sections are not held twice (the writer is empty afterwards).
+  public mutating func takeImage() -> [UInt8] {
+    sections.sort { $0.kind < $1.kind }
+    let tableSize = IndexLayout.sectionEntrySize * sections.count
     var offset = IndexLayout.headerSize + tableSize
     var table = ByteWriter()
     var layout: [Int] = []
-    for s in sorted {
+    for s in sections {
       offset =
         (offset + IndexLayout.sectionAlignment - 1) / IndexLayout.sectionAlignment
         * IndexLayout.sectionAlignment
@@ -40,22 +47,25 @@ public struct IndexFileWriter {
     }
     let fileLength = offset
     var out = ByteWriter()
+    out.reserveCapacity(fileLength)
     out.append(IndexLayout.magic)
     out.u16(IndexLayout.majorVersion)
     out.u16(IndexLayout.minorVersion)
     out.u32(0)
     out.u64(UInt64(fileLength))
-    out.u32(UInt32(sorted.count))
+    out.u32(UInt32(sections.count))
     out.u32(CRC32.checksum(table.bytes))
     out.u64(dataTimestamp)
     out.u64(optionsHash)
     out.append([UInt8](repeating: 0, count: 12))
     out.u32(CRC32.checksum(out.bytes))
     out.append(table.bytes)
-    for (i, s) in sorted.enumerated() {
+    for i in sections.indices {
       while out.count < layout[i] { out.u8(0) }
-      out.append(s.bytes)
+      out.append(sections[i].bytes)
+      sections[i].bytes = []
     }
+    sections = []
     return out.bytes
   }
 }

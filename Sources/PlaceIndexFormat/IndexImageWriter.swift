@@ -31,6 +31,54 @@ public struct IndexContent: Sendable {
   public init() {}
 }
 
+/// The places an index holds, in rank order, as ``IndexImageWriter`` reads them: one at a time
+/// and as often as it needs, so that a builder can keep them packed (or on disk) instead of as
+/// Swift values.
+public protocol IndexPlaceSource {
+  /// Number of places.
+  var count: Int { get }
+  /// Place `i`'s record (its type list an index into the content's `typeLists`).
+  func record(_ i: Int) -> PlaceRecord
+  /// Place `i`'s record with its numbers only (element, position, importance, type list)
+  /// and no texts, for the sections that need no more.
+  func numbers(_ i: Int) -> PlaceRecord
+  /// Place `i`'s terms: of its primary name, only of its alternative names, of its context.
+  func terms(_ i: Int) -> (name: [String], alternative: [String], context: [String])
+  /// Whether place `i`'s record lists alternative names.
+  func hasNames(_ i: Int) -> Bool
+}
+
+/// The records of a source in rank order, their type lists renumbered, as the section writers
+/// take them.
+struct SourceRecords<Source: IndexPlaceSource>: RandomAccessCollection {
+  let source: Source
+  let typeList: [Int]
+  /// Whether the records carry their numbers only.
+  var numbersOnly = false
+  var startIndex: Int { 0 }
+  var endIndex: Int { source.count }
+  subscript(i: Int) -> PlaceRecord {
+    var r = numbersOnly ? source.numbers(i) : source.record(i)
+    r.typeList = typeList[r.typeList]
+    return r
+  }
+}
+
+/// The places of an ``IndexContent``.
+struct ContentPlaces: IndexPlaceSource {
+  let content: IndexContent
+  var count: Int { content.places.count }
+  func record(_ i: Int) -> PlaceRecord { content.places[i] }
+  func numbers(_ i: Int) -> PlaceRecord { content.places[i] }
+  func terms(_ i: Int) -> (name: [String], alternative: [String], context: [String]) {
+    (
+      content.placeTerms[i], content.placeAltTerms.isEmpty ? [] : content.placeAltTerms[i],
+      content.placeContextTerms[i]
+    )
+  }
+  func hasNames(_ i: Int) -> Bool { !content.places[i].names.isEmpty }
+}
+
 /// Serializes ``IndexContent`` into a complete file image. Deterministic: the same content gives
 /// the same bytes.
 public enum IndexImageWriter {
@@ -39,57 +87,59 @@ public enum IndexImageWriter {
   public static func image(_ content: IndexContent) throws(IndexWriterError) -> (
     bytes: [UInt8], tokenCount: Int
   ) {
-    try checkRankOrder(content.places)
     precondition(content.places.count == content.placeTerms.count)
     precondition(content.places.count == content.placeContextTerms.count)
     precondition(
       content.placeAltTerms.isEmpty || content.places.count == content.placeAltTerms.count)
-    let altTerms =
-      content.placeAltTerms.isEmpty
-      ? [[String]](repeating: [], count: content.places.count) : content.placeAltTerms
-    // Token dictionary and postings.
+    return try image(content, places: ContentPlaces(content: content))
+  }
+
+  /// The file image of `content`'s tables and metadata with the places of `source` (the
+  /// content's own places and terms are not read), and the number of distinct tokens. Reads
+  /// the places one at a time, in a few passes; what it keeps of them is compact: the tokens,
+  /// the strings, four bytes per posting and the sections' bytes.
+  public static func image(_ content: IndexContent, places source: some IndexPlaceSource)
+    throws(IndexWriterError) -> (bytes: [UInt8], tokenCount: Int)
+  {
+    let count = source.count
+    precondition(count < Int(UInt32.max), "too many places")
+    // One pass: the rank order, the tokens, the type lists' uses and the strings.
     var tokenSet = Set<String>()
-    for terms in content.placeTerms { tokenSet.formUnion(terms) }
-    for terms in content.placeContextTerms { tokenSet.formUnion(terms) }
-    for terms in altTerms { tokenSet.formUnion(terms) }
-    let tokens = tokenSet.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
-    var tokenID: [String: Int] = [:]
-    tokenID.reserveCapacity(tokens.count)
-    for (i, t) in tokens.enumerated() { tokenID[t] = i }
-    // Three lists per token: the places that carry it in their primary name, those that carry
-    // it only in an alternative name, and those that carry it only in their context.
-    var lists = [[Int]](repeating: [], count: 3 * tokens.count)
-    var places = content.places
-    for p in places.indices {
-      let ids = Set(content.placeTerms[p].map { tokenID[$0]! })
-      // Alternative names' tokens count only for places that list alternative names.
-      let altIDs =
-        places[p].names.isEmpty ? [] : Set(altTerms[p].map { tokenID[$0]! }).subtracting(ids)
-      let contextIDs = Set(content.placeContextTerms[p].map { tokenID[$0]! })
-        .subtracting(ids).subtracting(altIDs)
-      for t in ids { lists[3 * t].append(p) }
-      for t in altIDs { lists[3 * t + 1].append(p) }
-      for t in contextIDs { lists[3 * t + 2].append(p) }
-    }
-    // Type lists, the most used first: small ids, and the four most used share a byte with a
-    // record's flags.
     var uses = [Int](repeating: 0, count: content.typeLists.count)
-    for p in places { uses[p.typeList] += 1 }
-    let order = uses.indices.sorted { uses[$0] != uses[$1] ? uses[$0] > uses[$1] : $0 < $1 }
-    var newList = [Int](repeating: 0, count: uses.count)
-    for (id, old) in order.enumerated() { newList[old] = id }
-    for p in places.indices { places[p].typeList = newList[places[p].typeList] }
-    let typeLists = order.map { content.typeLists[$0] }
-    // Strings.
     var strings = StringTableBuilder()
-    for p in places { PlaceTableWriter.registerStrings(of: p, in: &strings) }
+    var previous: PlaceRecord? = nil
+    for p in 0..<count {
+      let record = source.record(p)
+      if let previous { try checkRankOrder(previous, record, rank: p) }
+      let terms = source.terms(p)
+      tokenSet.formUnion(terms.name)
+      tokenSet.formUnion(terms.context)
+      tokenSet.formUnion(terms.alternative)
+      uses[record.typeList] += 1
+      PlaceTableWriter.registerStrings(of: record, in: &strings)
+      previous = record
+    }
     for n in content.typeNames { strings.insert(n) }
     for t in content.extraStrings { strings.insert(t) }
     strings.freeze()
+    let tokens = tokenSet.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+    tokenSet = []
 
     var file = IndexFileWriter()
     file.dataTimestamp = content.dataTimestamp
     file.optionsHash = content.optionsHash
+    file.add(.tokens, TokenDictionaryWriter.serialize(tokens))
+    file.add(.postings, postings(source, tokens: tokens))
+    // Type lists, the most used first: small ids, and the four most used share a byte with a
+    // record's flags.
+    let order = uses.indices.sorted { uses[$0] != uses[$1] ? uses[$0] > uses[$1] : $0 < $1 }
+    var newList = [Int](repeating: 0, count: uses.count)
+    for (id, old) in order.enumerated() { newList[old] = id }
+    let typeLists = order.map { content.typeLists[$0] }
+    let places = SourceRecords(source: source, typeList: newList)
+    var numbers = places
+    numbers.numbersOnly = true
+
     file.add(.metadata, content.metadataJSON)
     file.add(.strings, strings.serialize())
     file.add(
@@ -98,17 +148,65 @@ public enum IndexImageWriter {
         names: content.typeNames, lists: typeLists, strings: strings))
     file.add(.vocabulary, TableText.encode(content.vocabularyTSV))
     let (records, contexts) = PlaceTableWriter.serialize(places, strings: strings)
+    strings = StringTableBuilder()
     file.add(.places, records)
-    file.add(.tokens, TokenDictionaryWriter.serialize(tokens))
-    file.add(
-      .postings,
-      PostingsWriter.serialize(
-        tokens.indices.map { (lists[3 * $0], lists[3 * $0 + 1], lists[3 * $0 + 2]) }))
     file.add(.abbreviations, TableText.encode(content.abbreviationsTSV))
-    file.add(.placeIDs, PlaceIDTableWriter.serialize(places))
+    file.add(.placeIDs, PlaceIDTableWriter.serialize(numbers))
     file.add(.contexts, contexts)
-    file.add(.geo, GeoTableWriter.serialize(places))
-    file.add(.importance, ImportanceTableWriter.serialize(places))
-    return (file.image(), tokens.count)
+    file.add(.geo, GeoTableWriter.serialize(numbers))
+    file.add(.importance, ImportanceTableWriter.serialize(numbers))
+    return (file.takeImage(), tokens.count)
+  }
+
+  /// The POSTINGS section. Three lists per token: the places that carry it in their primary
+  /// name, those that carry it only in an alternative name, and those that carry it only in
+  /// their context. Counted in one pass over the places and filled in a second, into one
+  /// array of four bytes per posting.
+  static func postings(_ source: some IndexPlaceSource, tokens: [String]) -> [UInt8] {
+    var tokenID: [String: Int] = [:]
+    tokenID.reserveCapacity(tokens.count)
+    for (i, t) in tokens.enumerated() { tokenID[t] = i }
+    func lists(_ p: Int) -> (Set<Int>, Set<Int>, Set<Int>) {
+      let terms = source.terms(p)
+      let ids = Set(terms.name.map { tokenID[$0]! })
+      // Alternative names' tokens count only for places that list alternative names.
+      let altIDs =
+        source.hasNames(p) ? Set(terms.alternative.map { tokenID[$0]! }).subtracting(ids) : []
+      let contextIDs = Set(terms.context.map { tokenID[$0]! })
+        .subtracting(ids).subtracting(altIDs)
+      return (ids, altIDs, contextIDs)
+    }
+    // starts[3t + part] is where list (t, part) begins in `entries`.
+    var starts = [Int](repeating: 0, count: 3 * tokens.count + 1)
+    for p in 0..<source.count {
+      let (ids, altIDs, contextIDs) = lists(p)
+      for t in ids { starts[3 * t + 1] += 1 }
+      for t in altIDs { starts[3 * t + 2] += 1 }
+      for t in contextIDs { starts[3 * t + 3] += 1 }
+    }
+    for k in starts.indices.dropFirst() { starts[k] += starts[k - 1] }
+    var next = starts
+    var entries = [UInt32](repeating: 0, count: starts[starts.count - 1])
+    for p in 0..<source.count {
+      let (ids, altIDs, contextIDs) = lists(p)
+      for t in ids {
+        entries[next[3 * t]] = UInt32(p)
+        next[3 * t] += 1
+      }
+      for t in altIDs {
+        entries[next[3 * t + 1]] = UInt32(p)
+        next[3 * t + 1] += 1
+      }
+      for t in contextIDs {
+        entries[next[3 * t + 2]] = UInt32(p)
+        next[3 * t + 2] += 1
+      }
+    }
+    next = []
+    tokenID = [:]
+    func list(_ k: Int) -> [Int] { entries[starts[k]..<starts[k + 1]].map { Int($0) } }
+    return PostingsWriter.serialize(count: tokens.count) { t in
+      (list(3 * t), list(3 * t + 1), list(3 * t + 2))
+    }
   }
 }

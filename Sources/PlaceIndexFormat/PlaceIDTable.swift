@@ -222,7 +222,9 @@ public struct PlaceIDTable: @unchecked Sendable {
 public enum PlaceIDTableWriter {
   /// The section bytes for places in rank order; their elements must differ, and their ids
   /// be below 2^60 (the reader takes no more than 18 digits).
-  public static func serialize(_ places: [PlaceRecord]) -> [UInt8] {
+  public static func serialize<Places: RandomAccessCollection<PlaceRecord>>(_ places: Places)
+    -> [UInt8]
+  {
     let idLimit = UInt64(places.map(\.osmID).max() ?? 0) + 1
     precondition(idLimit <= PlaceIDTable.maximumIDLimit, "element ids must be below 2^60")
     let keys = places.map { UInt64($0.osmKind) * idLimit + UInt64($0.osmID) }

@@ -253,9 +253,9 @@ enum PrimaryShape: Int {
 public enum PlaceTableWriter {
   /// The two sections' bytes for `places` (in rank order), with strings and tokens already
   /// registered.
-  public static func serialize(_ places: [PlaceRecord], strings: StringTableBuilder) -> (
-    places: [UInt8], contexts: [UInt8]
-  ) {
+  public static func serialize<Places: RandomAccessCollection<PlaceRecord>>(
+    _ places: Places, strings: StringTableBuilder
+  ) -> (places: [UInt8], contexts: [UInt8]) where Places.Index == Int {
     func ref(_ text: String, _ splitter: TextSplitter) -> TextRef {
       let (head, tail) = splitter.split(text)
       return TextRef(strings.id(head), tail.map(strings.id))
@@ -263,7 +263,7 @@ public enum PlaceTableWriter {
     let contexts = ContextTableWriter(places, strings: strings)
     var records = RecordTableWriter()
     for (i, p) in places.enumerated() {
-      let context = contexts.placeContext[i]
+      let context = Int(contexts.placeContext[i])
       let (refLat, refLon) = contexts.reference[context]
       let (number, _) = hoistedNumber(p)
       let shape = PrimaryShape.of(p, number: number)

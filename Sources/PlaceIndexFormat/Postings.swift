@@ -383,8 +383,16 @@ public enum PostingsWriter {
   public static func serialize(_ lists: [(names: [Int], alternative: [Int], context: [Int])])
     -> [UInt8]
   {
+    serialize(count: lists.count) { lists[$0] }
+  }
+
+  /// The section bytes for `count` tokens, whose lists `lists` gives one token at a time.
+  public static func serialize(
+    count: Int, _ lists: (Int) -> (names: [Int], alternative: [Int], context: [Int])
+  ) -> [UInt8] {
     var table = ItemTableWriter(framing: PostingsFraming.self)
-    for (names, alternative, context) in lists {
+    for token in 0..<count {
+      let (names, alternative, context) = lists(token)
       var w = ByteWriter()
       let a = !alternative.isEmpty
       let c = !context.isEmpty

@@ -91,13 +91,21 @@ public struct RecordTable: @unchecked Sendable {
 
 /// Writes a record table.
 public struct RecordTableWriter: Sendable {
-  private var records: [[UInt8]] = []
+  /// The records back to back, and where each ends (one buffer, not an array per record).
+  private var data: [UInt8] = []
+  private var ends: [Int] = []
 
   /// Creates an empty table.
   public init() {}
 
   /// Appends one record.
-  public mutating func append(_ record: [UInt8]) { records.append(record) }
+  public mutating func append(_ record: [UInt8]) {
+    data.append(contentsOf: record)
+    ends.append(data.count)
+  }
+
+  /// Where record `i` starts in `data`.
+  private func start(_ i: Int) -> Int { i == 0 ? 0 : ends[i - 1] }
 
   /// The largest group size up to 64 whose groups each span less than 65,536 bytes to their
   /// last block's start (down to 4, one block per group, which always fits a block's offset:
@@ -107,10 +115,9 @@ public struct RecordTableWriter: Sendable {
     while size > RecordTableWriter.minimumGroupSize {
       var fits = true
       var start = 0
-      while start < records.count && fits {
-        let lastBlock = min(start + size, records.count) - 1
-        let span = records[start..<(lastBlock - lastBlock % RecordTable.blockSize)]
-          .reduce(0) { $0 + $1.count }
+      while start < ends.count && fits {
+        let lastBlock = min(start + size, ends.count) - 1
+        let span = self.start(lastBlock - lastBlock % RecordTable.blockSize) - self.start(start)
         fits = span < 1 << 16
         start += size
       }
@@ -127,22 +134,22 @@ public struct RecordTableWriter: Sendable {
     let groupSize = self.groupSize
     var groupOffsets: [UInt32] = []
     var blockOffsets: [UInt16] = []
-    var data = ByteWriter()
     var groupStart = 0
-    for (i, record) in records.enumerated() {
+    for i in ends.indices {
+      let offset = start(i)
       if i % groupSize == 0 {
-        groupStart = data.count
-        groupOffsets.append(UInt32(data.count))
+        groupStart = offset
+        groupOffsets.append(UInt32(offset))
       }
-      if i % RecordTable.blockSize == 0 { blockOffsets.append(UInt16(data.count - groupStart)) }
-      data.append(record)
+      if i % RecordTable.blockSize == 0 { blockOffsets.append(UInt16(offset - groupStart)) }
     }
     var w = ByteWriter()
-    w.u32(UInt32(records.count))
+    w.reserveCapacity(8 + 4 * groupOffsets.count + 2 * blockOffsets.count + data.count)
+    w.u32(UInt32(ends.count))
     w.u32(UInt32(groupSize))
     for o in groupOffsets { w.u32(o) }
     for o in blockOffsets { w.u16(o) }
-    w.append(data.bytes)
+    w.append(data)
     return w.bytes
   }
 }

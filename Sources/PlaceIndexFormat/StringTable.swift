@@ -97,11 +97,14 @@ public struct StringTable: @unchecked Sendable {
   }
 }
 
-/// Collects strings and assigns each a stable id (its rank in bytewise order).
+/// Collects strings and assigns each a stable id (its rank in bytewise order). Each distinct
+/// string is kept once, as bytes in one buffer (``ByteInterner``).
 public struct StringTableBuilder {
-  private var set: Set<String> = []
-  private var ids: [String: Int] = [:]
-  private var sorted: [String] = []
+  private var strings = ByteInterner()
+  /// The interned strings in bytewise order, once frozen.
+  private var sorted: [Int32] = []
+  /// Each interned string's id (its position in `sorted`).
+  private var ids: [Int32] = []
 
   /// Creates an empty builder.
   public init() {}
@@ -109,40 +112,46 @@ public struct StringTableBuilder {
   /// Registers a string.
   public mutating func insert(_ s: String) {
     precondition(sorted.isEmpty, "insert after freeze")
-    set.insert(s)
+    strings.insert(s)
   }
 
   /// Whether `s` is registered.
-  public func contains(_ s: String) -> Bool { set.contains(s) }
+  public func contains(_ s: String) -> Bool { strings.find(s) != nil }
 
   /// Fixes the ids; call after all inserts.
   public mutating func freeze() {
-    sorted = set.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
-    for (i, s) in sorted.enumerated() { ids[s] = i }
+    sorted = strings.sortedIndexes()
+    ids = [Int32](repeating: 0, count: sorted.count)
+    for (rank, i) in sorted.enumerated() { ids[Int(i)] = Int32(rank) }
   }
 
   /// The id of a registered string.
   public func id(_ s: String) -> Int {
-    guard let id = ids[s] else { preconditionFailure("string not registered: \(s)") }
-    return id
+    guard let i = strings.find(s), i < ids.count else {
+      preconditionFailure("string not registered: \(s)")
+    }
+    return Int(ids[i])
   }
 
   /// The section bytes.
   public func serialize() -> [UInt8] {
     var table = ItemTableWriter()
+    let blockSize = table.blockSize
     // Front coding first: the code fits the bytes that remain.
-    var items: [(shared: Int, rest: ArraySlice<UInt8>)] = []
-    var previous: [UInt8] = []
-    for (i, s) in sorted.enumerated() {
-      let bytes = Array(s.utf8)
-      let shared =
-        i % table.blockSize == 0
-        ? 0 : zip(previous, bytes).prefix { $0 == $1 }.count
-      items.append((shared, bytes[shared...]))
-      previous = bytes
+    func forEachItem(_ body: (Int, ArraySlice<UInt8>) -> Void) {
+      var previous: ArraySlice<UInt8> = []
+      for (i, k) in sorted.enumerated() {
+        let bytes = strings.string(Int(k))
+        let shared =
+          i % blockSize == 0 ? 0 : zip(previous, bytes).prefix { $0 == $1 }.count
+        body(shared, bytes.dropFirst(shared))
+        previous = bytes
+      }
     }
-    let code = HuffmanCode.fitting(texts: items.map(\.rest))
-    for (shared, rest) in items {
+    var frequencies = [Int](repeating: 0, count: 256)
+    forEachItem { _, rest in for b in rest { frequencies[Int(b)] += 1 } }
+    let code = HuffmanCode.fitting(frequencies)
+    forEachItem { shared, rest in
       var item = ByteWriter()
       item.varint(shared)
       code.encode(rest, into: &item)

@@ -27,4 +27,17 @@ import Testing
     #expect(memo.terms(for: "St. Quirin") != memo.terms(for: "St. Quirin", abbreviated: false))
     #expect(compared == 16)
   }
+
+  /// A memo over its limit starts over and still gives the terms found anew.
+  @Test func aFullMemoStartsOverAndStaysRight() throws {
+    let table = try BuildTables(directory: TestPaths.data).abbreviations
+    var memo = TermMemo(abbreviations: table, limit: 3)
+    var largest = 0
+    for k in 0..<40 {
+      let text = ["St. Quirin \(k % 7)", "Hauptstrasse \(k)", "l'Église"][k % 3]
+      #expect(memo.terms(for: text) == IndexTerms.terms(for: text, abbreviations: table))
+      largest = max(largest, memo.count)
+    }
+    #expect(largest == 3)
+  }
 }

@@ -12,12 +12,3 @@ struct AssembledPlace: Sendable {
   /// Folded terms of its address and admin areas.
   var contextTerms: [String]
 }
-
-extension AssembledPlace {
-  /// An empty place, left where a place was taken out of an array so its storage can go.
-  static let released = AssembledPlace(
-    record: PlaceRecord(
-      osmKind: 0, osmID: 0, latitudeE7: 0, longitudeE7: 0, importance: 0, typeList: 0,
-      primaryText: "", secondaryParts: [], countryCode: "", names: [], components: []),
-    types: [], terms: [], contextTerms: [])
-}

@@ -38,28 +38,26 @@ struct PlaceAssembler {
     var unmappedCombinations: [String: Int] = [:]
   }
 
-  func assemble(_ elements: consuming [ExtractedElement]) -> (
-    places: [AssembledPlace], counts: Counts, localTexts: [String]
-  ) {
+  /// Assembles the places of `elements` into `store` (packed, on disk: the build keeps no
+  /// place as Swift values) and counts them; returns the counts and the local texts (names
+  /// in other languages of the places' address parts and countries, ``LocalTexts``).
+  func assemble(_ elements: some Sequence<ExtractedElement>, into store: PlaceStore) throws
+    -> (counts: Counts, localTexts: [String])
+  {
     var counts = Counts()
-    var places: [AssembledPlace] = []
-    places.reserveCapacity(elements.count)
-    // Streets: one route place per (name, locality).
+    // Streets: one route place per (name, locality), by its position in the store, with the
+    // smallest way id of its ways.
     var routeIndex: [String: Int] = [:]
     var routeMembers: [Int: [(Int32, Int32)]] = [:]
+    var routeIDs: [Int: Int64] = [:]
     // The terms of texts many places share (their street, town, region, country), found once.
     var terms = TermMemo(abbreviations: abbreviations)
-    // Where each place's country came from.
-    var sources: [CountrySource?] = []
     // Names in other languages of streets, settlements and admin areas, for the texts of
-    // answers in a language (``LocalTexts``).
+    // answers in a language (``LocalTexts``), and the texts and countries places show.
     var translations = Translations()
     for a in resolver.areas { translations.add(a.tags) }
-    for i in elements.indices {
-      // Each element's tags end with its turn (when the caller handed over the only copy of
-      // the array): the places, not every candidate's tags, are what the build keeps.
-      let e = elements[i]
-      elements[i].tags = .empty
+    var shown = Translations.Shown()
+    for e in elements {
       let tags = e.tags.dictionary
       translations.add(tags)
       let classification = rules.classify(tags)
@@ -85,18 +83,28 @@ struct PlaceAssembler {
         if let i = routeIndex[key] {
           routeMembers[i, default: []].append((e.latitudeE7, e.longitudeE7))
           // Keep the smallest way id, so the street's ID is stable and independent of order.
-          if e.id < places[i].record.osmID && e.kind == .way {
-            places[i].record.osmID = e.id
-          }
+          if e.id < routeIDs[i]! && e.kind == .way { routeIDs[i] = e.id }
           counts.routesMerged += 1
           continue
         }
-        routeIndex[key] = places.count
-        routeMembers[places.count] = [(e.latitudeE7, e.longitudeE7)]
+        routeIndex[key] = store.count
+        routeMembers[store.count] = [(e.latitudeE7, e.longitudeE7)]
+        routeIDs[store.count] = place.record.osmID
       }
-      places.append(place)
-      sources.append(source)
+      if let source { counts.countrySources[source, default: 0] += 1 }
+      counts.places += 1
+      let p = place.record
+      if !p.countryCode.isEmpty { counts.withCountry += 1 }
+      if p.components.contains(where: { $0.kind == .locality }) { counts.withLocality += 1 }
+      let kinds = Set(p.components.map(\.kind))
+      if kinds.isSuperset(of: [.streetNumber, .route, .locality, .country]) {
+        counts.withFullAddress += 1
+      }
+      shown.add(p)
+      try store.append(place)
     }
+    try store.finish()
+    for (i, id) in routeIDs where id != store.key(i).id { store.patch(i, osmID: id) }
     // A merged street's point: the member point nearest the members' mean.
     for (i, points) in routeMembers where points.count > 1 {
       let meanLat = points.reduce(0.0) { $0 + Double($1.0) } / Double(points.count)
@@ -110,20 +118,9 @@ struct PlaceAssembler {
           * (Double($1.1) - meanLon)
         return da < db
       }!
-      places[i].record.latitudeE7 = best.0
-      places[i].record.longitudeE7 = best.1
+      store.patch(i, latitudeE7: best.0, longitudeE7: best.1)
     }
-    for (p, source) in zip(places, sources) {
-      if let source { counts.countrySources[source, default: 0] += 1 }
-      counts.places += 1
-      if !p.record.countryCode.isEmpty { counts.withCountry += 1 }
-      if p.record.components.contains(where: { $0.kind == .locality }) { counts.withLocality += 1 }
-      let kinds = Set(p.record.components.map(\.kind))
-      if kinds.isSuperset(of: [.streetNumber, .route, .locality, .country]) {
-        counts.withFullAddress += 1
-      }
-    }
-    return (places, counts, translations.entries(for: places, countries: countries))
+    return (counts, translations.entries(for: shown, countries: countries))
   }
 
   /// Whether untyped tags describe a part of a street: a sidewalk or crossing carrying the

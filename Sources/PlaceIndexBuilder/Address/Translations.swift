@@ -33,18 +33,25 @@ struct Translations {
     }
   }
 
-  /// The entries for the texts `places` show: each component text's most given translation
-  /// in each language (ties: the first in bytewise order), the country names of `countries`
-  /// (else, for a country it does not list, of the boundary), and each country's main language; sorted.
-  func entries(for places: [AssembledPlace], countries: CountryTable) -> [String] {
+  /// The address texts and countries the places show: what ``entries(for:countries:)``
+  /// translates. Added to place by place, as they are assembled.
+  struct Shown {
     var texts = Set<String>()
     var codes = Set<String>()
-    for p in places {
-      if !p.record.countryCode.isEmpty { codes.insert(p.record.countryCode) }
-      for c in p.record.components where Translations.kinds.contains(c.kind) {
+
+    mutating func add(_ record: PlaceRecord) {
+      if !record.countryCode.isEmpty { codes.insert(record.countryCode) }
+      for c in record.components where Translations.kinds.contains(c.kind) {
         texts.insert(c.longText)
       }
     }
+  }
+
+  /// The entries for the texts `places` show: each component text's most given translation
+  /// in each language (ties: the first in bytewise order), the country names of `countries`
+  /// (else, for a country it does not list, of the boundary), and each country's main language; sorted.
+  func entries(for shown: Shown, countries: CountryTable) -> [String] {
+    let (texts, codes) = (shown.texts, shown.codes)
     // Entry key → translation: one translation per key.
     var chosen: [String: String] = [:]
     for (language, byText) in found {

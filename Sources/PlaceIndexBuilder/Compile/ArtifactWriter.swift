@@ -1,5 +1,11 @@
 import Foundation
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// Writes files atomically: to a temporary name in the same folder, flushed, then renamed.
 ///
 /// A build that fails or is killed leaves the previous artifact under the final name untouched;
@@ -65,7 +71,18 @@ enum ArtifactWriter {
     }
     do {
       let handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
-      try handle.write(contentsOf: Data(bytes))
+      // Written from the array's own buffer: a Data copy would hold the image twice.
+      try bytes.withUnsafeBytes { p in
+        var done = 0
+        while done < p.count {
+          let n = systemWrite(fd, p.baseAddress! + done, p.count - done)
+          if n < 0 {
+            if errno == EINTR { continue }
+            throw BuildError.cannotWrite(path: temp.path, reason: String(cString: strerror(errno)))
+          }
+          done += n
+        }
+      }
       try handle.synchronize()
       try handle.close()
       return temp
@@ -87,4 +104,9 @@ enum ArtifactWriter {
       try? FileManager.default.removeItem(at: folder.appendingPathComponent(entry))
     }
   }
+}
+
+/// write(2) (inside ``ArtifactWriter`` the name is its own method's).
+private func systemWrite(_ fd: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
+  write(fd, bytes, count)
 }

@@ -19,44 +19,39 @@ struct IndexCompiler {
   static let attribution = "© OpenStreetMap contributors"
   static let license = "ODbL 1.0 (https://opendatacommons.org/licenses/odbl/1-0/)"
 
-  /// Ranks places: most important first; ties by element kind and id, so order never depends
-  /// on the input order (and PLACE IDS, which stores the elements in this order, finds each
-  /// run of equal importance in increasing key order).
-  static func rank(_ places: [AssembledPlace]) -> [AssembledPlace] {
-    places.sorted(by: ranksBefore)
+  /// The rank order: most important first; ties by element kind and id, so order never
+  /// depends on the input order (and PLACE IDS, which stores the elements in this order, finds
+  /// each run of equal importance in increasing key order). A total order (kind and id are
+  /// unique), so any sort gives the same.
+  static func ranksBefore(
+    _ a: (importance: UInt16, kind: UInt8, id: Int64),
+    _ b: (importance: UInt16, kind: UInt8, id: Int64)
+  ) -> Bool {
+    if a.importance != b.importance { return a.importance > b.importance }
+    if a.kind != b.kind { return a.kind < b.kind }
+    return a.id < b.id
   }
 
-  /// The rank order: a total order (kind and id are unique), so any sort gives the same.
-  static func ranksBefore(_ a: AssembledPlace, _ b: AssembledPlace) -> Bool {
-    if a.record.importance != b.record.importance {
-      return a.record.importance > b.record.importance
-    }
-    if a.record.osmKind != b.record.osmKind { return a.record.osmKind < b.record.osmKind }
-    return a.record.osmID < b.record.osmID
-  }
-
-  /// Compiles the places into an index image. The places are sorted in place and each is let
-  /// go of once the content holds it, so that the build keeps one copy of them, not three.
+  /// Compiles the places of `store` (all, or those of `subset`) into an index image. The
+  /// places stay in the store: the compile keeps their rank order (4 bytes a place), their
+  /// type lists (4 bytes) and what ``IndexImageWriter`` keeps.
   static func compile(
-    _ places: consuming [AssembledPlace], source: String, timestamp: Int64, options: String,
-    vocabularyTSV: String, abbreviationsTSV: String, localTexts: [String] = []
+    _ store: PlaceStore, subset: [Int32]? = nil, source: String, timestamp: Int64,
+    options: String, vocabularyTSV: String, abbreviationsTSV: String, localTexts: [String] = []
   ) throws -> (image: [UInt8], tokenCount: Int) {
-    var ranked = places
-    ranked.sort(by: ranksBefore)
+    // The keys read in store order, sorted, then the places copied in rank order.
+    var keyed = (subset ?? (0..<Int32(store.count)).map { $0 }).map { (store.key(Int($0)), $0) }
+    keyed.sort { ranksBefore($0.0, $1.0) }
+    let ranked = try store.reordered(keyed.map(\.1))
+    keyed = []
     let placeCount = ranked.count
     var typeNames: [String] = []
     var typeIndex: [String: Int] = [:]
     var lists: [[Int]] = []
     var listIndex: [[Int]: Int] = [:]
-    var content = IndexContent()
-    content.places.reserveCapacity(placeCount)
-    content.placeTerms.reserveCapacity(placeCount)
-    content.placeAltTerms.reserveCapacity(placeCount)
-    content.placeContextTerms.reserveCapacity(placeCount)
-    for i in ranked.indices {
-      let p = ranked[i]
-      ranked[i] = AssembledPlace.released
-      let list = p.types.map { name -> Int in
+    var typeList = [Int32](repeating: 0, count: placeCount)
+    for rank in 0..<placeCount {
+      let list = ranked.types(rank).map { name -> Int in
         if let i = typeIndex[name] { return i }
         typeIndex[name] = typeNames.count
         typeNames.append(name)
@@ -70,14 +65,9 @@ struct IndexCompiler {
         listIndex[list] = id
         lists.append(list)
       }
-      var record = p.record
-      record.typeList = id
-      content.places.append(record)
-      content.placeTerms.append(p.terms)
-      content.placeAltTerms.append(p.altTerms)
-      content.placeContextTerms.append(p.contextTerms)
+      typeList[rank] = Int32(id)
     }
-    ranked = []
+    var content = IndexContent()
     content.typeNames = typeNames
     content.typeLists = lists
     let stamp =
@@ -96,7 +86,34 @@ struct IndexCompiler {
     content.extraStrings = localTexts
     content.dataTimestamp = UInt64(max(0, timestamp))
     content.optionsHash = fnv1a64(options)
-    let result = try IndexImageWriter.image(content)
+    let result = try IndexImageWriter.image(
+      content, places: RankedPlaces(store: ranked, typeList: typeList))
     return (result.bytes, result.tokenCount)
   }
+}
+
+/// The places of a ``PlaceStore`` in rank order, as ``IndexImageWriter`` reads them.
+struct RankedPlaces: IndexPlaceSource {
+  let store: PlaceStore
+  let typeList: [Int32]
+
+  var count: Int { store.count }
+
+  func record(_ i: Int) -> PlaceRecord {
+    var r = store.record(i)
+    r.typeList = Int(typeList[i])
+    return r
+  }
+
+  func numbers(_ i: Int) -> PlaceRecord {
+    var r = store.numbers(i)
+    r.typeList = Int(typeList[i])
+    return r
+  }
+
+  func terms(_ i: Int) -> (name: [String], alternative: [String], context: [String]) {
+    store.terms(i)
+  }
+
+  func hasNames(_ i: Int) -> Bool { store.hasNames(i) }
 }

@@ -16,55 +16,71 @@ enum SHA256 {
     0xc671_78f2,
   ]
 
-  /// The digest of `bytes` as 64 lower-case hex digits.
+  /// The digest of `bytes` as 64 lower-case hex digits. Reads the whole blocks in place and
+  /// copies only the padded tail (the image may be tens of megabytes).
   static func hex(_ bytes: [UInt8]) -> String {
     var h: [UInt32] = [
       0x6a09_e667, 0xbb67_ae85, 0x3c6e_f372, 0xa54f_f53a, 0x510e_527f, 0x9b05_688c, 0x1f83_d9ab,
       0x5be0_cd19,
     ]
-    var message = bytes
-    let bitLength = UInt64(bytes.count) * 8
-    message.append(0x80)
-    while message.count % 64 != 56 { message.append(0) }
-    for i in (0..<8).reversed() {
-      message.append(UInt8(truncatingIfNeeded: bitLength >> (8 * UInt64(i))))
-    }
+    let whole = bytes.count / 64 * 64
     var w = [UInt32](repeating: 0, count: 64)
-    for chunk in stride(from: 0, to: message.count, by: 64) {
-      for i in 0..<16 {
-        let j = chunk + 4 * i
-        w[i] =
-          UInt32(message[j]) << 24 | UInt32(message[j + 1]) << 16 | UInt32(message[j + 2]) << 8
-          | UInt32(message[j + 3])
+    bytes.withUnsafeBufferPointer { p in
+      for chunk in stride(from: 0, to: whole, by: 64) {
+        compress(UnsafeBufferPointer(rebasing: p[chunk..<(chunk + 64)]), &h, &w)
       }
-      for i in 16..<64 {
-        let s0 = rotr(w[i - 15], 7) ^ rotr(w[i - 15], 18) ^ (w[i - 15] >> 3)
-        let s1 = rotr(w[i - 2], 17) ^ rotr(w[i - 2], 19) ^ (w[i - 2] >> 10)
-        w[i] = w[i - 16] &+ s0 &+ w[i - 7] &+ s1
+    }
+    var tail = Array(bytes[whole...])
+    let bitLength = UInt64(bytes.count) * 8
+    tail.append(0x80)
+    while tail.count % 64 != 56 { tail.append(0) }
+    for i in (0..<8).reversed() {
+      tail.append(UInt8(truncatingIfNeeded: bitLength >> (8 * UInt64(i))))
+    }
+    tail.withUnsafeBufferPointer { p in
+      for chunk in stride(from: 0, to: p.count, by: 64) {
+        compress(UnsafeBufferPointer(rebasing: p[chunk..<(chunk + 64)]), &h, &w)
       }
-      var (a, b, c, d, e, f, g, hh) = (h[0], h[1], h[2], h[3], h[4], h[5], h[6], h[7])
-      for i in 0..<64 {
-        let s1 = rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)
-        let ch = (e & f) ^ (~e & g)
-        let t1 = hh &+ s1 &+ ch &+ k[i] &+ w[i]
-        let s0 = rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)
-        let maj = (a & b) ^ (a & c) ^ (b & c)
-        let t2 = s0 &+ maj
-        (hh, g, f, e, d, c, b, a) = (g, f, e, d &+ t1, c, b, a, t1 &+ t2)
-      }
-      h[0] = h[0] &+ a
-      h[1] = h[1] &+ b
-      h[2] = h[2] &+ c
-      h[3] = h[3] &+ d
-      h[4] = h[4] &+ e
-      h[5] = h[5] &+ f
-      h[6] = h[6] &+ g
-      h[7] = h[7] &+ hh
     }
     return h.map { v in
       let s = String(v, radix: 16)
       return String(repeating: "0", count: 8 - s.count) + s
     }.joined()
+  }
+
+  /// One 64-byte block into the state `h` (`w`: the message schedule's room).
+  private static func compress(
+    _ message: UnsafeBufferPointer<UInt8>, _ h: inout [UInt32], _ w: inout [UInt32]
+  ) {
+    for i in 0..<16 {
+      let j = 4 * i
+      w[i] =
+        UInt32(message[j]) << 24 | UInt32(message[j + 1]) << 16 | UInt32(message[j + 2]) << 8
+        | UInt32(message[j + 3])
+    }
+    for i in 16..<64 {
+      let s0 = rotr(w[i - 15], 7) ^ rotr(w[i - 15], 18) ^ (w[i - 15] >> 3)
+      let s1 = rotr(w[i - 2], 17) ^ rotr(w[i - 2], 19) ^ (w[i - 2] >> 10)
+      w[i] = w[i - 16] &+ s0 &+ w[i - 7] &+ s1
+    }
+    var (a, b, c, d, e, f, g, hh) = (h[0], h[1], h[2], h[3], h[4], h[5], h[6], h[7])
+    for i in 0..<64 {
+      let s1 = rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)
+      let ch = (e & f) ^ (~e & g)
+      let t1 = hh &+ s1 &+ ch &+ k[i] &+ w[i]
+      let s0 = rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)
+      let maj = (a & b) ^ (a & c) ^ (b & c)
+      let t2 = s0 &+ maj
+      (hh, g, f, e, d, c, b, a) = (g, f, e, d &+ t1, c, b, a, t1 &+ t2)
+    }
+    h[0] = h[0] &+ a
+    h[1] = h[1] &+ b
+    h[2] = h[2] &+ c
+    h[3] = h[3] &+ d
+    h[4] = h[4] &+ e
+    h[5] = h[5] &+ f
+    h[6] = h[6] &+ g
+    h[7] = h[7] &+ hh
   }
 
   @inline(__always)

@@ -2,7 +2,7 @@ import OSMReader
 
 /// The extract stage: receives OSM elements from the reader, keeps node and way geometry in
 /// temporary files (``NodeStore``, ``WayStore``), and collects the elements that can become
-/// places.
+/// places (in another, ``CandidateStore``).
 ///
 /// An id that comes twice within a kind (two extracts merged) is counted, and the later element
 /// wins: its position, geometry and tags replace the earlier ones, and a later element that is
@@ -26,11 +26,9 @@ final class ElementCollector: OSMElementHandler {
 
   private(set) var nodes: NodeStore!
   private(set) var ways: WayStore!
-  private(set) var elements: [ExtractedElement] = []
-  /// Index in `elements` of each (kind, id), to keep one place per element.
-  private var elementIndex: [Int64: Int] = [:]
-  /// Positions in `elements` of candidates that a later element with their id replaced.
-  private var removed: Set<Int> = []
+  /// The candidates, in the order read until ``finish()``, then one per (kind, id) in that
+  /// order.
+  private(set) var candidates: CandidateStore
   private(set) var areas: [AreaElement] = []
   /// Index in `areas` of each relation id.
   private var areaIndex: [Int64: Int] = [:]
@@ -48,10 +46,10 @@ final class ElementCollector: OSMElementHandler {
   private var inOrder = true
   private var lastKind = 0
 
-  init(spill: SpillSettings) throws {
-    let budget = SpillBudget(spill)
+  init(budget: SpillBudget) throws {
     nodes = try NodeStore(budget)
     ways = try WayStore(budget)
+    candidates = try CandidateStore(budget)
   }
 
   /// Notes an element's id; true when an element of its kind with this id may have come
@@ -71,8 +69,7 @@ final class ElementCollector: OSMElementHandler {
   /// Removes the candidate of (kind, id) read earlier, if any: a later element that is no
   /// candidate replaces it.
   private func dropEarlier(_ kind: OSMElementKind, _ id: Int64) {
-    let key = id << 2 | Int64(kind.rawValue)
-    if let i = elementIndex.removeValue(forKey: key) { removed.insert(i) }
+    candidates.remove(kind: kind, id: id)
   }
 
   /// Whether tags make an element a place candidate.
@@ -91,25 +88,19 @@ final class ElementCollector: OSMElementHandler {
   }
 
   /// Adds a candidate, replacing an earlier one with the same kind and id.
-  private func add(_ e: ExtractedElement) {
+  private func add(_ e: ExtractedElement) throws {
     guard e.id >= 0 else {
       counts.negativeIDs += 1
       return
     }
-    let key = e.id << 2 | Int64(e.kind.rawValue)
-    if let i = elementIndex[key] {
-      elements[i] = e
-    } else {
-      elementIndex[key] = elements.count
-      elements.append(e)
-    }
+    try candidates.append(e)
   }
 
   func handle(node: OSMNode) throws {
     try nodes.append(id: node.id, latitudeE7: node.latitudeE7, longitudeE7: node.longitudeE7)
     let again = seen(.node, node.id)
     if !node.tags.isEmpty, ElementCollector.isCandidate(node.tags) {
-      add(
+      try add(
         ExtractedElement(
           kind: .node, id: node.id, latitudeE7: node.latitudeE7, longitudeE7: node.longitudeE7,
           tags: PackedTags(node.tags), isArea: false))
@@ -137,7 +128,7 @@ final class ElementCollector: OSMElementHandler {
       counts.waysWithoutGeometry += 1
       return
     }
-    add(
+    try add(
       ExtractedElement(
         kind: .way, id: way.id, latitudeE7: point.0, longitudeE7: point.1,
         tags: PackedTags(way.tags), isArea: closedRing))
@@ -208,17 +199,32 @@ final class ElementCollector: OSMElementHandler {
       point = Geometry.boundingBoxCenter(memberPoints)
     }
     guard let point else { return }
-    add(
+    try add(
       ExtractedElement(
         kind: .relation, id: relation.id, latitudeE7: point.0, longitudeE7: point.1, tags: tags,
         isArea: isAreaRelation))
   }
 
-  /// Hands over the collected elements, keeping none: their only copy can then be let go of
-  /// piece by piece.
-  func takeElements() -> [ExtractedElement] {
-    defer { elements = [] }
-    return elements
+  /// The tags the admin stage reads of the candidates (``AdminResolver``: settlements and
+  /// the `addr:*` majority cells).
+  static let adminKeys: Set<String> = ["place", "name", "addr:country", "addr:city", "addr:state"]
+
+  /// The candidates the admin stage reads, in order, with only the tags it reads
+  /// (``adminKeys``): place nodes with a name, and elements with `addr:country`,
+  /// `addr:city` or `addr:state`. (Only after ``finish()``.)
+  func adminElements() -> [ExtractedElement] {
+    var out: [ExtractedElement] = []
+    for var e in candidates.elements {
+      let tags = e.tags.keeping(ElementCollector.adminKeys)
+      let settlement = e.kind == .node && tags["place"] != nil && tags["name"] != nil
+      guard
+        settlement || tags["addr:country"] != nil || tags["addr:city"] != nil
+          || tags["addr:state"] != nil
+      else { continue }
+      e.tags = tags
+      out.append(e)
+    }
+    return out
   }
 
   /// Counts what the extract lacked, then lets go of what only reading needed: node and way
@@ -226,7 +232,7 @@ final class ElementCollector: OSMElementHandler {
   ///
   /// Candidates and areas replaced by a later element are dropped here, and when the file was
   /// out of order both are sorted by (kind, id): the order of a sorted file.
-  func finish() {
+  func finish() throws {
     counts.missingRelationMembers =
       pendingRelationMembers.filter { !relationIDs.contains($0) }
       .count
@@ -235,20 +241,10 @@ final class ElementCollector: OSMElementHandler {
     // The temporary files go with the stores.
     nodes = nil
     ways = nil
-    if !removed.isEmpty {
-      var kept: [ExtractedElement] = []
-      kept.reserveCapacity(elements.count - removed.count)
-      for (i, e) in elements.enumerated() where !removed.contains(i) { kept.append(e) }
-      elements = kept
-    }
+    try candidates.finish(inOrder: inOrder)
     areas.removeAll { $0.rings.isEmpty }
-    if !inOrder {
-      elements.sort { ($0.kind.rawValue, $0.id) < ($1.kind.rawValue, $1.id) }
-      areas.sort { $0.id < $1.id }
-    }
-    elementIndex = [:]
+    if !inOrder { areas.sort { $0.id < $1.id } }
     areaIndex = [:]
-    removed = []
     relationIDs = []
     pendingRelationMembers = []
   }

@@ -16,6 +16,26 @@ struct PackedTags: Sendable {
 
   private init(bytes: [UInt8]) { self.bytes = bytes }
 
+  /// Tags packed before (``packed``).
+  init(packed: UnsafeRawBufferPointer) { bytes = Array(packed) }
+
+  /// The packed bytes (the layout above).
+  var packed: [UInt8] { bytes }
+
+  /// Whether there are no tags.
+  var isEmpty: Bool { bytes.isEmpty }
+
+  /// The tags whose keys are in `keys`, in order.
+  func keeping(_ keys: Set<String>) -> PackedTags {
+    var out: [UInt8] = []
+    forEach { k, v in
+      guard keys.contains(String(decoding: k, as: UTF8.self)) else { return }
+      Self.append(bytes: k, to: &out)
+      Self.append(bytes: v, to: &out)
+    }
+    return PackedTags(bytes: out)
+  }
+
   /// The tags of `tags`, in order (readers take the first of several with one key).
   init(_ tags: [OSMTag]) {
     var out: [UInt8] = []
@@ -47,13 +67,17 @@ struct PackedTags: Sendable {
   }
 
   private static func append(_ text: String, to out: inout [UInt8]) {
-    var n = text.utf8.count
+    append(bytes: text.utf8, to: &out)
+  }
+
+  private static func append(bytes: some Collection<UInt8>, to out: inout [UInt8]) {
+    var n = bytes.count
     while n >= 0x80 {
       out.append(UInt8(n & 0x7F) | 0x80)
       n >>= 7
     }
     out.append(UInt8(n))
-    out.append(contentsOf: text.utf8)
+    out.append(contentsOf: bytes)
   }
 
   /// Calls `body` with each tag's key and value bytes, in order.

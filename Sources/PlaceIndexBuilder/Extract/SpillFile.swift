@@ -161,22 +161,32 @@ final class SpillFile {
 /// Counts the distinct pages of a mapping touched since the last drop, so that its owner can
 /// drop them once they pass a budget: resident memory stays below the budget while a large
 /// file is read at random.
+///
+/// The kernel maps the pages around a faulting page of a file mapping too, when they are in
+/// the page cache ("fault-around", 64 KiB by default), and a temporary file just written is
+/// in it: one touched page can make 16 resident. So the budget counts aligned blocks of 16
+/// pages, and a block counts as all of its pages.
 struct PageBudget {
   private var bits: [UInt64]
   private var touched = 0
+  /// Blocks that may stay touched.
   let limit: Int
+  /// Pages per block (log2): 16 pages of 4 KiB, the kernel's fault-around.
+  static let blockShift = 4
 
-  /// A budget over `pages` pages of which at most `limit` stay touched.
+  /// A budget over `pages` pages of which at most about `limit` stay resident.
   init(pages: Int, limit: Int) {
-    bits = [UInt64](repeating: 0, count: (pages + 63) / 64)
-    self.limit = max(1, limit)
+    let blocks = (pages + (1 << PageBudget.blockShift) - 1) >> PageBudget.blockShift
+    bits = [UInt64](repeating: 0, count: (blocks + 63) / 64)
+    self.limit = max(1, limit >> PageBudget.blockShift)
   }
 
   /// Notes that `page` was touched; true when the budget is spent (the owner drops the pages,
   /// and the count starts again).
   mutating func touch(_ page: Int) -> Bool {
-    let w = page >> 6
-    let b = UInt64(1) << UInt64(page & 63)
+    let block = page >> PageBudget.blockShift
+    let w = block >> 6
+    let b = UInt64(1) << UInt64(block & 63)
     if bits[w] & b != 0 { return false }
     bits[w] |= b
     touched += 1

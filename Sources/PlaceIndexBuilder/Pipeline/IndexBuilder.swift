@@ -55,27 +55,31 @@ public struct IndexBuilder {
       try OutputLock.checkOutput(options.output + ".json", notOneOf: [options.extract])
     }
     var meter = StageMeter()
+    let budget = SpillBudget(
+      SpillSettings(directory: temporaryDirectory(options), byteLimit: options.temporaryByteLimit))
     let (places, localTexts) = try assemble(
-      options, started: start, into: &report, meter: &meter)
-    guard !places.isEmpty else { throw BuildError.noPlaces(path: options.extract) }
+      options, budget: budget, started: start, into: &report, meter: &meter)
+    guard places.count > 0 else { throw BuildError.noPlaces(path: options.extract) }
 
     let source = URL(fileURLWithPath: options.extract).lastPathComponent
     if options.splitByCountry {
-      let groups = Dictionary(grouping: places) {
-        $0.record.countryCode.isEmpty ? "ZZ" : $0.record.countryCode
+      var groups: [String: [Int32]] = [:]
+      for i in 0..<places.count {
+        let code = places.countryCode(i)
+        groups[code.isEmpty ? "ZZ" : code, default: []].append(Int32(i))
       }
       for code in groups.keys.sorted() {
         let path = (options.output as NSString).appendingPathComponent("\(code).placeidx")
         let written = try write(
-          groups[code]!, to: path, source: source, report: report, options: options,
-          localTexts: localTexts, meter: &meter)
+          places, subset: groups[code]!, to: path, source: source, report: report,
+          options: options, localTexts: localTexts, meter: &meter)
         report.shards.append((code, path, groups[code]!.count))
         report.tokens += written.tokens
         report.indexBytes += written.bytes
       }
     } else {
       let written = try write(
-        consume places, to: options.output, source: source, report: report, options: options,
+        places, to: options.output, source: source, report: report, options: options,
         localTexts: localTexts, meter: &meter)
       report.tokens = written.tokens
       report.indexBytes = written.bytes
@@ -86,30 +90,31 @@ public struct IndexBuilder {
     return report
   }
 
-  /// Reads the extract and assembles its places. The node and way geometry and the elements'
-  /// tags end with this call, before the compile stage needs its own memory.
+  /// Reads the extract and assembles its places into a ``PlaceStore`` (a temporary file). The
+  /// node and way geometry and the elements' tags end with this call, before the compile
+  /// stage needs its own memory.
   private func assemble(
-    _ options: Options, started start: ContinuousClock.Instant, into report: inout BuildReport,
-    meter: inout StageMeter
-  ) throws -> (places: [AssembledPlace], localTexts: [String]) {
-    let collector = try ElementCollector(
-      spill: SpillSettings(
-        directory: temporaryDirectory(options), byteLimit: options.temporaryByteLimit))
+    _ options: Options, budget: SpillBudget, started start: ContinuousClock.Instant,
+    into report: inout BuildReport, meter: inout StageMeter
+  ) throws -> (places: PlaceStore, localTexts: [String]) {
+    let collector = try ElementCollector(budget: budget)
     let reader = OSMExtractReader(path: options.extract)
     report.read = try reader.read(into: collector, progress: options.progress)
-    collector.finish()
+    try collector.finish()
     report.collect = collector.counts
     report.readSeconds = seconds(ContinuousClock.now - start)
     meter.end("read")
     let resolver = AdminResolver(
-      areas: collector.areas, elements: collector.elements, countries: tables.countries,
+      areas: collector.areas, elements: collector.adminElements(), countries: tables.countries,
       boundaries: collector.boundaries)
     report.adminAreas = resolver.areaCount
     meter.end("admin")
     let assembler = PlaceAssembler(
       rules: tables.rules, resolver: resolver, countries: tables.countries,
       abbreviations: tables.abbreviations, synonyms: tables.synonyms)
-    let (places, counts, localTexts) = assembler.assemble(collector.takeElements())
+    let places = try PlaceStore(budget)
+    let (counts, localTexts) = try assembler.assemble(
+      collector.candidates.elements, into: places)
     report.assemble = counts
     meter.end("assemble")
     return (places, localTexts)
@@ -119,15 +124,15 @@ public struct IndexBuilder {
   /// the manifest, so that a manifest never describes a file that is not there; both under
   /// the output's lock (``OutputLock``), so that two builds to one path never mix their files.
   private func write(
-    _ places: consuming [AssembledPlace], to path: String, source: String, report: BuildReport,
-    options: Options, localTexts: [String], meter: inout StageMeter
+    _ places: PlaceStore, subset: [Int32]? = nil, to path: String, source: String,
+    report: BuildReport, options: Options, localTexts: [String], meter: inout StageMeter
   ) throws -> (bytes: Int, tokens: Int, sha256: String) {
     let optionsText = options.options.joined(separator: " ")
-    let placeCount = places.count
+    let placeCount = subset?.count ?? places.count
     let (image, tokenCount) = try IndexCompiler.compile(
-      places, source: source, timestamp: report.read.newestTimestamp, options: optionsText,
-      vocabularyTSV: tables.vocabularyTSV, abbreviationsTSV: tables.abbreviationsTSV,
-      localTexts: localTexts)
+      places, subset: subset, source: source, timestamp: report.read.newestTimestamp,
+      options: optionsText, vocabularyTSV: tables.vocabularyTSV,
+      abbreviationsTSV: tables.abbreviationsTSV, localTexts: localTexts)
     let sha = SHA256.hex(image)
     let manifest = Manifest(
       formatVersion: "\(IndexLayout.majorVersion).\(IndexLayout.minorVersion)",
