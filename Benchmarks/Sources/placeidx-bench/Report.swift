@@ -102,7 +102,7 @@ enum Report {
   }
 
   /// The least "chars to top-5" any system reading only the text can reach, per category, and
-  /// what both systems needed on the targets without an origin (`EntryFloor`).
+  /// what the systems needed on the targets without an origin (`EntryFloor`).
   static func floorSection(_ r: BenchResults) -> String {
     var s = "\n## Chars to top-5: the floor\n\n"
     s += "At each typed prefix an answer holds 5 places, so at most 5 of the places whose text "
@@ -234,11 +234,15 @@ enum Report {
 
       ## Main table
 
-      Pairs read "PlaceIndex / SQLite peer". Build is `placeidx build` on the extract as shipped \
+      Pairs read "PlaceIndex / SQLite peer", triples "PlaceIndex / SQLite peer / Tantivy peer". \
+      Build is `placeidx build` on the extract as shipped \
       beside `xmllint --stream --noout` on the same XML uncompressed. Latencies are per request, \
-      in process, one thread, over every keystroke prefix of every target. Quality is over all \
+      in process (the Tantivy peer: a pipe round trip to its Python child), one thread, over \
+      every keystroke prefix of every target. Quality is over all \
       targets of the extract, at full text; "chars to top-5" is the mean number of characters \
-      typed before the target entered the top 5, over the targets both systems got there.
+      typed before the target entered the top 5, over the targets every system got there; \
+      "keystrokes saved" the mean share of a target's text not typed before it entered the \
+      top 5. Both halves of the targets: "Quality, all extracts together" and per extract.
 
 
       """
