@@ -143,12 +143,19 @@ uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/placeidx $(DESTDIR)$(PREFIX)/share/man/man1/placeidx.1 \
 	  $(DESTDIR)$(PREFIX)/share/bash-completion/completions/placeidx
 
-# Benchmarks (Benchmarks/README.md): PlaceIndex beside an SQLite FTS5 + R*Tree peer, in one run.
+# Benchmarks (Benchmarks/README.md): PlaceIndex beside an SQLite FTS5 + R*Tree peer and a
+# Photon-style Tantivy peer, in one run.
 #   make bench         every extract in $(SHARED)/data/osm; writes Benchmarks/results.md and .json
 #   make bench-quick   a minute-long subset; writes build/bench/quick/results.md and .json
 #   make bench-scale   growth with input size (a tiled extract); writes Benchmarks/scale.md, .svg
 BENCH_BIN           := .build/release/placeidx-bench
-BENCH_PACKAGES      := libxml2-utils time gzip bzip2 wrk
+BENCH_PACKAGES      := libxml2-utils time gzip bzip2 wrk python3 python3-venv
+# The Tantivy peer (Benchmarks/peers/tantivy_peer.py): Debian's Python with the tantivy package
+# (Tantivy's official bindings, from PyPI) in a venv under build/, as Debian wants pip kept off
+# the system Python.
+BENCH_PYTHON        ?= /usr/bin/python3
+BENCH_VENV          := build/bench/venv
+BENCH_TANTIVY       := tantivy==0.27.0
 BENCH_EXTRACTS      ?= $(SHARED)/data/osm
 BENCH_SCALE_EXTRACT ?= $(SHARED)/data/osm/liechtenstein-autauga-2021.osm.gz
 BENCH_SCALE_FACTORS ?= 1,10,50,200
@@ -158,6 +165,9 @@ BENCH_SCALE_FACTORS ?= 1,10,50,200
 # deps, for what the benchmark needs (bench-scale adds gnuplot for its plot).
 bench-deps:
 	@$(MAKE) --no-print-directory deps PACKAGES="$(BENCH_PACKAGES) $(BENCH_EXTRA_PACKAGES)"
+	@$(BENCH_VENV)/bin/python3 -c 'import tantivy' 2>/dev/null || { \
+	  echo "installing $(BENCH_TANTIVY) into $(BENCH_VENV)"; rm -rf $(BENCH_VENV) && \
+	  $(BENCH_PYTHON) -m venv $(BENCH_VENV) && $(BENCH_VENV)/bin/pip install -q $(BENCH_TANTIVY); }
 
 bench-build: deps bench-deps
 	$(SWIFT) build $(RELEASE) --product placeidx

@@ -1,3 +1,4 @@
+import Foundation
 import PlaceCore
 @_spi(Testing) import PlaceIndex
 
@@ -22,6 +23,28 @@ struct CorpusPlace: Sendable {
   var nameIsStreetAddress: Bool
   /// The folded name, to tell a duplicate of the same place (node and building) from another.
   var foldedName: String
+  /// Address components the Tantivy peer indexes in fields of their own.
+  var street = ""
+  var houseNumber = ""
+  var postcode = ""
+  var sublocality = ""
+}
+
+/// One line of the corpus file the Tantivy peer is built from (`Corpus.exportJSONL`).
+struct CorpusLine: Codable {
+  var rank: Int
+  var placeID: String
+  var name: String
+  var formattedAddress: String
+  var locality: String
+  var sublocality: String
+  var country: String
+  var street: String
+  var houseNumber: String
+  var postcode: String
+  var lat: Double
+  var lon: Double
+  var types: [String]
 }
 
 /// Every place of one index, in rank order.
@@ -62,7 +85,10 @@ struct Corpus: Sendable {
           hasStreetNumber: !number.isEmpty,
           nameIsStreetAddress: !route.isEmpty && !number.isEmpty && name.contains(route)
             && name.contains(number),
-          foldedName: TextNormalizer.fold(name)))
+          foldedName: TextNormalizer.fold(name), street: route, houseNumber: number,
+          postcode: components.first { $0.kind == .postalCode }?.longText ?? "",
+          sublocality: components.first { $0.kind == .sublocality || $0.kind == .neighborhood }?
+            .longText ?? ""))
       if rankOfID[id] == nil { rankOfID[id] = rank }
     }
     self.places = places
@@ -70,6 +96,24 @@ struct Corpus: Sendable {
   }
 
   var count: Int { places.count }
+
+  /// Writes every place as one JSON line, in rank order (the Tantivy peer's input), to a
+  /// temporary name first, then to `path`.
+  func exportJSONL(path: String) throws {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    var data = Data()
+    for p in places {
+      let line = CorpusLine(
+        rank: p.rank, placeID: p.placeID, name: p.name, formattedAddress: p.formattedAddress,
+        locality: p.locality, sublocality: p.sublocality, country: p.country, street: p.street,
+        houseNumber: p.houseNumber, postcode: p.postcode, lat: p.coordinate.latitude,
+        lon: p.coordinate.longitude, types: p.types)
+      data.append(try encoder.encode(line))
+      data.append(0x0A)
+    }
+    try data.write(to: URL(fileURLWithPath: path), options: .atomic)
+  }
 
   /// Whether the place at `rank` stands for `target`: the target itself, or another
   /// representation of the same thing. That is the same folded name within 150 m (a shop

@@ -26,6 +26,8 @@ struct HarnessOptions {
   var passes: Int
   /// Only extracts whose file name contains one of these (all when empty).
   var only: [String] = []
+  /// Whether to run the Tantivy peer (when its Python and package are installed).
+  var tantivy = true
 
   var data: String { (root as NSString).appendingPathComponent("Data") }
 }
@@ -42,6 +44,29 @@ struct TargetRecord: Codable, Sendable {
   /// Position (1...5) at full text (nil: not in the top 5), per system.
   var oursFull: Int?
   var peerFull: Int?
+  /// The Tantivy peer's, when it ran.
+  var tantivyChars: Int? = nil
+  var tantivyFull: Int? = nil
+  /// "tuning" or "held-out" (`TargetHalf`).
+  var half: String = TargetHalf.tuning.rawValue
+}
+
+/// The Tantivy peer on one extract (`TantivyPeer.swift`).
+struct TantivyFigures: Codable, Sendable {
+  /// `tantivy_peer.py build` from the exported corpus (Python start and the corpus read
+  /// included).
+  var build: ProcessRun
+  var indexBytes: Int
+  var bytesPerPlace: Double
+  /// From starting `tantivy_peer.py serve` to its ready line (Python start, corpus read, index
+  /// open), the child's RSS then, and the first query ("a") after it.
+  var readyMs: Double
+  var rssKiB: Int
+  var firstQueryMs: Double
+  /// Latencies as for the other systems, each request a pipe round trip to the child.
+  var one: LatencyFigures
+  /// Two threads, each with a child of its own.
+  var two: LatencyFigures
 }
 
 struct BuildFigures: Codable, Sendable {
@@ -133,7 +158,12 @@ struct ExtractResult: Codable, Sendable {
   var open: OpenFigures
   var query: QueryFigures
   var quality: [QualityRow]
+  /// The same rows over each half of the targets (`TargetHalf`).
+  var qualityTuning: [QualityRow] = []
+  var qualityHeldOut: [QualityRow] = []
   var floors: [FloorRow]
+  /// The Tantivy peer, when it ran.
+  var tantivy: TantivyFigures? = nil
   /// `placeidx serve` under load (full runs with wrk installed; nil otherwise).
   var serve: ServeLoadFigures?
   var targets: [TargetRecord]
@@ -149,6 +179,8 @@ struct BenchResults: Codable, Sendable {
   var harnessSeconds: Double
   var machine: MachineInfo
   var peer: String
+  /// The Tantivy peer's description, when it ran.
+  var tantivyPeer: String? = nil
   var extracts: [ExtractResult]
 }
 
@@ -171,8 +203,20 @@ enum Harness {
     return n
   }
 
+  static let tantivyDescription =
+    "Photon-style on Tantivy (Python bindings, `Benchmarks/peers/tantivy_peer.py`): fields for name, alt names, street, postcode, city, house number (folded), per-word edge n-grams, first-letter-keeping fuzzy (1 edit from 4 letters, 2 from 8), whole-name and whole-address exact/prefix fields; every word required (one may be dropped when nothing matches); Nominatim-style prior from the types; top 200 by text plus top 100 within 3 km; score text/best + 1.0·importance + 2.0·2^(-d/2 km); same-name streets within 2 km once"
+
   static func run(_ o: HarnessOptions) throws {
     let progress = Progress()
+    var tantivy: (python: String, version: String)? = nil
+    if o.tantivy {
+      let found = TantivyPeer.python(root: o.root)
+      if let path = found.path {
+        tantivy = (path, TantivyPeer.version(python: path))
+      } else {
+        progress.say("note: no Tantivy peer in this run: \(found.reason)")
+      }
+    }
     var machine = MachineInfo.current()
     let files = try extractFiles(o)
     guard !files.isEmpty else { throw HarnessError("no extracts in \(o.extracts)") }
@@ -185,13 +229,14 @@ enum Harness {
     var results: [ExtractResult] = []
     for (i, file) in files.enumerated() {
       progress.say("[\(i + 1)/\(files.count)] \((file as NSString).lastPathComponent)")
-      results.append(try runExtract(file, o, progress))
+      results.append(try runExtract(file, o, progress, tantivyPython: tantivy?.python))
     }
     machine.loadAtEnd = MachineInfo.loadAverage()
     let all = BenchResults(
       generated: ISO8601DateFormatter().string(from: Date()), mode: o.quick ? "quick" : "full",
       seed: o.seed, targetsPerCategory: o.perCategory, buildRuns: o.buildRuns,
       passes: o.passes, harnessSeconds: progress.elapsed, machine: machine, peer: peerDescription,
+      tantivyPeer: tantivy.map { "tantivy \($0.version): \(tantivyDescription)" },
       extracts: results)
     let json = (o.out as NSString).appendingPathComponent("results.json")
     let md = (o.out as NSString).appendingPathComponent("results.md")
@@ -225,9 +270,9 @@ enum Harness {
     return (out, run)
   }
 
-  static func runExtract(_ file: String, _ o: HarnessOptions, _ progress: Progress) throws
-    -> ExtractResult
-  {
+  static func runExtract(
+    _ file: String, _ o: HarnessOptions, _ progress: Progress, tantivyPython: String? = nil
+  ) throws -> ExtractResult {
     let fm = FileManager.default
     let name = stem(file)
     let fileBytes = (try fm.attributesOfItem(atPath: file)[.size] as? Int) ?? 0
@@ -256,6 +301,23 @@ enum Harness {
     let peerPath = (o.work as NSString).appendingPathComponent("peer/\(name).sqlite")
     let peerSeconds = try Peer.build(path: peerPath, corpus: corpus)
 
+    // The Tantivy peer, from the same places exported as JSON lines.
+    var tantivyFiles: (python: String, script: String, corpus: String, index: String)? = nil
+    var tantivyBuild: ProcessRun? = nil
+    if let python = tantivyPython {
+      progress.say("  building the Tantivy peer's index")
+      let dir = (o.work as NSString).appendingPathComponent("tantivy")
+      try fm.createDirectory(atPath: dir, withIntermediateDirectories: true)
+      let files = (
+        python: python, script: TantivyPeer.script(root: o.root),
+        corpus: (dir as NSString).appendingPathComponent("\(name).jsonl"),
+        index: (dir as NSString).appendingPathComponent(name)
+      )
+      try corpus.exportJSONL(path: files.corpus)
+      tantivyBuild = try Child.timed(python, [files.script, "build", files.corpus, files.index])
+      tantivyFiles = files
+    }
+
     // Size.
     let indexBytes = loaded.file.bytes.buffer.count
     let peerBytes = (try fm.attributesOfItem(atPath: peerPath)[.size] as? Int) ?? 0
@@ -276,7 +338,12 @@ enum Harness {
 
     // Targets and their keystroke sequences.
     let seed = o.seed ^ fnv1a((file as NSString).lastPathComponent)
-    let targets = TargetSampler.sample(corpus, perCategory: o.perCategory, seed: seed)
+    var targets = TargetSampler.sample(corpus, perCategory: o.perCategory, seed: seed)
+    for i in targets.indices {
+      let t = targets[i]
+      targets[i].half = TargetHalf.of(
+        seed: o.seed, category: t.category, placeID: corpus.places[t.rank].placeID, text: t.text)
+    }
     let requests = TargetSampler.keystrokes(targets)
     progress.say("  \(targets.count) targets, \(requests.count) requests; warm-up")
     let client = PlacesClient(indexes: [loaded])
@@ -295,6 +362,31 @@ enum Harness {
       passes: o.passes)
     let peer2 = QueryRunner.run(
       requests, sessions: [peerSession, try PeerSession(path: peerPath)], passes: o.passes)
+    var tantivyFigures: TantivyFigures? = nil
+    var tantivy1: RunOutcome? = nil
+    if let f = tantivyFiles, let build = tantivyBuild {
+      progress.say("  Tantivy peer: warm-up, one thread and two threads, \(o.passes) passes")
+      let session = try TantivySession(
+        python: f.python, script: f.script, corpus: f.corpus, index: f.index)
+      let rss = session.residentKiB
+      let clock = ContinuousClock()
+      let first = clock.now
+      _ = session.search("a", origin: nil)
+      let firstMs = seconds(clock.now - first) * 1_000
+      _ = QueryRunner.run(requests, sessions: [session])
+      let one = QueryRunner.run(requests, sessions: [session], passes: o.passes)
+      let second = try TantivySession(
+        python: f.python, script: f.script, corpus: f.corpus, index: f.index)
+      let two = QueryRunner.run(requests, sessions: [session, second], passes: o.passes)
+      session.close()
+      second.close()
+      tantivy1 = one
+      let bytes = TantivyPeer.directoryBytes(f.index)
+      tantivyFigures = TantivyFigures(
+        build: build, indexBytes: bytes, bytesPerPlace: Double(bytes) / Double(places),
+        readyMs: session.readyMs, rssKiB: rss, firstQueryMs: firstMs,
+        one: one.figures(threads: 1), two: two.figures(threads: 2))
+    }
     let query = QueryFigures(
       targets: targets.count, requests: requests.count,
       requestsWithOrigin: requests.filter { $0.origin != nil }.count,
@@ -303,17 +395,28 @@ enum Harness {
 
     let oursOutcomes = QualityScorer.outcomes(targets, requests, ours1, corpus: corpus)
     let peerOutcomes = QualityScorer.outcomes(targets, requests, peer1, corpus: corpus)
-    let quality = QualityScorer.rows(targets, ours: oursOutcomes, peer: peerOutcomes)
+    let tantivyOutcomes = tantivy1.map {
+      QualityScorer.outcomes(targets, requests, $0, corpus: corpus)
+    }
+    let quality = QualityScorer.rows(
+      targets, ours: oursOutcomes, peer: peerOutcomes, tantivy: tantivyOutcomes)
+    let halves = TargetHalf.allCases.map { half in
+      QualityScorer.rows(
+        targets, ours: oursOutcomes, peer: peerOutcomes, tantivy: tantivyOutcomes, half: half)
+    }
     let records = targets.indices.map { i in
       let t = targets[i]
       return TargetRecord(
         category: t.category.rawValue, placeID: corpus.places[t.rank].placeID, text: t.text,
         origin: t.origin.map { [rounded($0.latitude), rounded($0.longitude)] },
         oursChars: oursOutcomes[i].firstTop5, peerChars: peerOutcomes[i].firstTop5,
-        oursFull: oursOutcomes[i].fullPosition, peerFull: peerOutcomes[i].fullPosition)
+        oursFull: oursOutcomes[i].fullPosition, peerFull: peerOutcomes[i].fullPosition,
+        tantivyChars: tantivyOutcomes?[i].firstTop5, tantivyFull: tantivyOutcomes?[i].fullPosition,
+        half: t.half.rawValue)
     }
     let floors = FloorRow.rows(
-      corpus: corpus, targets: targets, ours: oursOutcomes, peer: peerOutcomes)
+      corpus: corpus, targets: targets, ours: oursOutcomes, peer: peerOutcomes,
+      tantivy: tantivyOutcomes)
     var serve: ServeLoadFigures? = nil
     if !o.quick && ServeLoad.available {
       serve = try ServeLoad.run(
@@ -330,7 +433,8 @@ enum Harness {
         xmllint: lint, xmllintBytesPerSecond: Double(xmlBytes) / max(lint.wall, 1e-3),
         wallRatio: ours.wall / max(lint.wall, 1e-3), decompress: decompress,
         peerSeconds: peerSeconds, pbf: pbf),
-      size: size, open: open, query: query, quality: quality, floors: floors, serve: serve,
+      size: size, open: open, query: query, quality: quality, qualityTuning: halves[0],
+      qualityHeldOut: halves[1], floors: floors, tantivy: tantivyFigures, serve: serve,
       targets: records)
   }
 

@@ -224,20 +224,26 @@ struct SystemQuality: Codable, Sendable {
   var entered: Double
   /// Mean characters typed until the target entered the top 5, over the targets that did.
   var meanCharsToTop5: Double?
+  /// Keystrokes saved: the mean over all targets of the share of the target's text not typed
+  /// before it entered the top 5 ((length - chars) / length; 0 for a target that never did).
+  var keystrokesSaved: Double = 0
 }
 
-/// Quality of both systems on one category (or all).
+/// Quality of the systems on one category (or all).
 struct QualityRow: Codable, Sendable {
   var category: String
   var targets: Int
   var meanTextLength: Double
   var ours: SystemQuality
   var peer: SystemQuality
-  /// Targets that entered the top 5 on both systems, and the mean characters each needed for
-  /// them: the like-for-like keystroke figure.
+  /// The Tantivy peer, when it ran.
+  var tantivy: SystemQuality? = nil
+  /// Targets that entered the top 5 on every system that ran, and the mean characters each
+  /// needed for them: the like-for-like keystroke figure.
   var pairedTargets: Int
   var oursPairedChars: Double?
   var peerPairedChars: Double?
+  var tantivyPairedChars: Double? = nil
 }
 
 /// Per target: the first prefix length with the target in the top 5, and the full-text outcome.
@@ -278,35 +284,49 @@ enum QualityScorer {
       ? nil : Double(members.map { o[$0].firstTop5 ?? 0 }.reduce(0, +)) / Double(members.count)
   }
 
+  /// One row per category and one for all, over the targets of `half` (all when nil).
   static func rows(
-    _ targets: [Target], ours: [TargetOutcome], peer: [TargetOutcome]
+    _ targets: [Target], ours: [TargetOutcome], peer: [TargetOutcome],
+    tantivy: [TargetOutcome]? = nil, half: TargetHalf? = nil
   ) -> [QualityRow] {
     var rows: [QualityRow] = []
+    let chosen = targets.indices.filter { half == nil || targets[$0].half == half }
+    let lengths = targets.map { max(1, Array($0.text).count) }
     let groups: [(String, [Int])] =
       Category.allCases.map { c in
-        (c.rawValue, targets.indices.filter { targets[$0].category == c })
+        (c.rawValue, chosen.filter { targets[$0].category == c })
       }
-      + [("all", Array(targets.indices))]
+      + [("all", chosen)]
     for (name, members) in groups where !members.isEmpty {
       func quality(_ o: [TargetOutcome]) -> SystemQuality {
         let n = Double(members.count)
         let entered = members.compactMap { o[$0].firstTop5 }
+        let saved = members.reduce(0.0) { sum, i in
+          guard let c = o[i].firstTop5 else { return sum }
+          return sum + Double(lengths[i] - c) / Double(lengths[i])
+        }
         return SystemQuality(
           top5: Double(members.filter { o[$0].top5 }.count) / n,
           top1: Double(members.filter { o[$0].top1 }.count) / n,
           entered: Double(entered.count) / n,
           meanCharsToTop5: entered.isEmpty
-            ? nil : Double(entered.reduce(0, +)) / Double(entered.count))
+            ? nil : Double(entered.reduce(0, +)) / Double(entered.count),
+          keystrokesSaved: saved / n)
       }
-      let paired = members.filter { ours[$0].firstTop5 != nil && peer[$0].firstTop5 != nil }
+      let paired = members.filter { i in
+        ours[i].firstTop5 != nil && peer[i].firstTop5 != nil
+          && (tantivy.map { $0[i].firstTop5 != nil } ?? true)
+      }
       rows.append(
         QualityRow(
           category: name, targets: members.count,
           meanTextLength: Double(members.map { Array(targets[$0].text).count }.reduce(0, +))
             / Double(members.count),
-          ours: quality(ours), peer: quality(peer), pairedTargets: paired.count,
+          ours: quality(ours), peer: quality(peer), tantivy: tantivy.map(quality),
+          pairedTargets: paired.count,
           oursPairedChars: meanChars(ours, over: paired),
-          peerPairedChars: meanChars(peer, over: paired)))
+          peerPairedChars: meanChars(peer, over: paired),
+          tantivyPairedChars: tantivy.flatMap { meanChars($0, over: paired) }))
     }
     return rows
   }

@@ -34,6 +34,28 @@ enum Report {
   /// The row of all targets of an extract.
   static func all(_ e: ExtractResult) -> QualityRow? { e.quality.first { $0.category == "all" } }
 
+  /// "ours / SQLite peer" or, when the Tantivy peer ran, "ours / SQLite peer / Tantivy peer".
+  static func trio<T>(_ a: T, _ b: T, _ c: T?, _ f: (T) -> String) -> String {
+    [f(a), f(b)].joined(separator: " / ") + (c.map { " / " + f($0) } ?? "")
+  }
+
+  /// The same for a quality row's three systems.
+  static func q3(_ q: QualityRow, _ f: (SystemQuality) -> String) -> String {
+    trio(q.ours, q.peer, q.tantivy, f)
+  }
+
+  /// Keystrokes saved, in percent to one decimal.
+  static func saved(_ s: SystemQuality) -> String {
+    String(format: "%.1f", s.keystrokesSaved * 100)
+  }
+
+  /// Whether any extract ran the Tantivy peer (then headers name three systems).
+  static func hasTantivy(_ r: BenchResults) -> Bool { r.extracts.contains { $0.tantivy != nil } }
+
+  static func systems(_ r: BenchResults) -> String {
+    hasTantivy(r) ? "ours / SQLite / Tantivy" : "ours / peer"
+  }
+
   /// One row per extract with the headline figures; "ours / peer" in each pair.
   static func mainTable(_ r: BenchResults) -> String {
     var rows: [[String]] = []
@@ -43,36 +65,44 @@ enum Report {
         e.name, mb(e.xmlBytes), "\(e.places)",
         "\(sec(e.build.ours.wall)) (xmllint \(sec(e.build.xmllint.wall)), \(x(e.build.wallRatio)))",
         kib(e.build.ours.peakRSSKiB),
-        "\(bytes(e.size.indexBytes)) / \(bytes(e.size.peerBytes)) (\(x(e.size.ratio)))",
+        "\(trio(e.size.indexBytes, e.size.peerBytes, e.tantivy?.indexBytes, bytes)) (\(x(e.size.ratio)))",
         "\(ms(e.open.ours.openMs)) / \(ms(e.open.peer.openMs))",
-        "\(us(e.query.ours1.p50)) / \(us(e.query.peer1.p50))",
-        "\(us(e.query.ours1.p99)) / \(us(e.query.peer1.p99))",
-        "\(rate(e.query.ours2.requestsPerSecond)) / \(rate(e.query.peer2.requestsPerSecond))",
-        q.map { "\(pct($0.ours.top5)) / \(pct($0.peer.top5))" } ?? "–",
-        q.map { "\(pct($0.ours.top1)) / \(pct($0.peer.top1))" } ?? "–",
-        q.map { "\(num($0.oursPairedChars)) / \(num($0.peerPairedChars)) (n=\($0.pairedTargets))" }
-          ?? "–",
+        trio(e.query.ours1.p50, e.query.peer1.p50, e.tantivy?.one.p50, us),
+        trio(e.query.ours1.p99, e.query.peer1.p99, e.tantivy?.one.p99, us),
+        trio(
+          e.query.ours2.requestsPerSecond, e.query.peer2.requestsPerSecond,
+          e.tantivy?.two.requestsPerSecond, rate),
+        q.map { q3($0) { pct($0.top5) } } ?? "–",
+        q.map { q3($0) { pct($0.top1) } } ?? "–",
+        q.map { pairedChars($0) } ?? "–",
+        q.map { q3($0, saved) } ?? "–",
       ])
     }
     if let total = totalQuality(r).first(where: { $0.category == "all" }) {
       rows.append([
         "**all extracts**", "", "", "", "", "", "", "", "", "",
-        "\(pct(total.ours.top5)) / \(pct(total.peer.top5))",
-        "\(pct(total.ours.top1)) / \(pct(total.peer.top1))",
-        "\(num(total.oursPairedChars)) / \(num(total.peerPairedChars)) (n=\(total.pairedTargets))",
+        q3(total) { pct($0.top5) }, q3(total) { pct($0.top1) }, pairedChars(total),
+        q3(total, saved),
       ])
     }
+    let sys = systems(r)
     return table(
       [
         "extract", "XML", "places", "build wall (libxml2 floor, ratio)", "build peak RSS",
-        "size ours / peer (ratio)", "open ours / peer", "p50 ours / peer", "p99 ours / peer",
-        "2 threads req/s ours / peer", "top-5 ours / peer", "top-1 ours / peer",
-        "chars to top-5 ours / peer",
+        "size \(sys) (ours / SQLite)", "open ours / SQLite", "p50 \(sys)", "p99 \(sys)",
+        "2 threads req/s \(sys)", "top-5 \(sys)", "top-1 \(sys)", "chars to top-5 \(sys)",
+        "keystrokes saved % \(sys)",
       ], rows)
   }
 
+  /// Chars to top-5 over the targets every system got there, with their count.
+  static func pairedChars(_ q: QualityRow) -> String {
+    let t: Double?? = q.tantivy == nil ? nil : .some(q.tantivyPairedChars)
+    return "\(trio(q.oursPairedChars, q.peerPairedChars, t, num)) (n=\(q.pairedTargets))"
+  }
+
   /// The least "chars to top-5" any system reading only the text can reach, per category, and
-  /// what both systems needed on the targets without an origin (`EntryFloor`).
+  /// what the systems needed on the targets without an origin (`EntryFloor`).
   static func floorSection(_ r: BenchResults) -> String {
     var s = "\n## Chars to top-5: the floor\n\n"
     s += "At each typed prefix an answer holds 5 places, so at most 5 of the places whose text "
@@ -100,7 +130,7 @@ enum Report {
         rows.append([
           e.name, Category(rawValue: f.category)?.title ?? f.category, "\(f.pool)",
           num(f.floorChars), num(f.stableFloorChars),
-          "\(num(f.oursChars)) / \(num(f.peerChars)) (\(f.pairedTargets))",
+          "\(trio(f.oursChars, f.peerChars, hasTantivy(r) ? .some(f.tantivyChars) : nil, num)) (\(f.pairedTargets))",
         ])
       }
       let n = Double(max(1, extract.targets))
@@ -112,16 +142,18 @@ enum Report {
     s += table(
       [
         "extract", "targets", "pool", "floor, any order", "floor, stable order",
-        "chars to top-5 without origin, ours / peer (n)",
+        "chars to top-5 without origin, \(systems(r)) (n)",
       ], rows)
     return s
   }
 
   /// Quality rows summed over all extracts (weighted by targets).
-  static func totalQuality(_ r: BenchResults) -> [QualityRow] {
+  static func totalQuality(_ r: BenchResults, half: TargetHalf? = nil) -> [QualityRow] {
     var out: [QualityRow] = []
     for name in Category.allCases.map(\.rawValue) + ["all"] {
-      let rows = r.extracts.compactMap { e in e.quality.first { $0.category == name } }
+      let rows = r.extracts.compactMap { e in
+        rowsOf(e, half).first { $0.category == name }
+      }
       let n = rows.reduce(0) { $0 + $1.targets }
       guard n > 0 else { continue }
       func w(_ f: (QualityRow) -> Double) -> Double {
@@ -134,8 +166,10 @@ enum Report {
         }
         return SystemQuality(
           top5: w { f($0).top5 }, top1: w { f($0).top1 }, entered: entered / Double(n),
-          meanCharsToTop5: entered > 0 ? chars / entered : nil)
+          meanCharsToTop5: entered > 0 ? chars / entered : nil,
+          keystrokesSaved: w { f($0).keystrokesSaved })
       }
+      let withTantivy = rows.allSatisfy { $0.tantivy != nil }
       let paired = rows.reduce(0) { $0 + $1.pairedTargets }
       func pairedMean(_ f: (QualityRow) -> Double?) -> Double? {
         paired == 0
@@ -144,29 +178,39 @@ enum Report {
       out.append(
         QualityRow(
           category: name, targets: n, meanTextLength: w(\.meanTextLength), ours: own(\.ours),
-          peer: own(\.peer), pairedTargets: paired, oursPairedChars: pairedMean(\.oursPairedChars),
-          peerPairedChars: pairedMean(\.peerPairedChars)))
+          peer: own(\.peer), tantivy: withTantivy ? own { $0.tantivy! } : nil,
+          pairedTargets: paired, oursPairedChars: pairedMean(\.oursPairedChars),
+          peerPairedChars: pairedMean(\.peerPairedChars),
+          tantivyPairedChars: withTantivy ? pairedMean(\.tantivyPairedChars) : nil))
     }
     return out
   }
 
+  /// An extract's quality rows over all targets or one half.
+  static func rowsOf(_ e: ExtractResult, _ half: TargetHalf?) -> [QualityRow] {
+    switch half {
+    case nil: e.quality
+    case .tuning: e.qualityTuning
+    case .heldOut: e.qualityHeldOut
+    }
+  }
+
   static func qualityTable(_ rows: [QualityRow]) -> String {
-    table(
+    let sys = rows.contains { $0.tantivy != nil } ? "ours / SQLite / Tantivy" : "ours / peer"
+    return table(
       [
-        "targets", "n", "mean length", "top-5 ours / peer", "top-1 ours / peer",
-        "ever top-5 ours / peer", "chars to top-5, own hits: ours / peer",
-        "chars to top-5, both hit: ours / peer (n)",
+        "targets", "n", "mean length", "top-5 \(sys)", "top-1 \(sys)", "ever top-5 \(sys)",
+        "chars to top-5, own hits: \(sys)", "chars to top-5, all hit: \(sys) (n)",
+        "keystrokes saved %: \(sys)",
       ],
       rows.map { q in
         [
           q.category == "all"
             ? "**all**" : (Category(rawValue: q.category)?.title ?? q.category),
           "\(q.targets)", num(q.meanTextLength),
-          "\(pct(q.ours.top5)) / \(pct(q.peer.top5))",
-          "\(pct(q.ours.top1)) / \(pct(q.peer.top1))",
-          "\(pct(q.ours.entered)) / \(pct(q.peer.entered))",
-          "\(num(q.ours.meanCharsToTop5)) / \(num(q.peer.meanCharsToTop5))",
-          "\(num(q.oursPairedChars)) / \(num(q.peerPairedChars)) (\(q.pairedTargets))",
+          q3(q) { pct($0.top5) }, q3(q) { pct($0.top1) }, q3(q) { pct($0.entered) },
+          q3(q) { num($0.meanCharsToTop5) },
+          pairedChars(q).replacingOccurrences(of: "(n=", with: "("), q3(q, saved),
         ]
       })
   }
@@ -186,22 +230,34 @@ enum Report {
       **Run:** mode \(r.mode), seed \(r.seed), \(r.targetsPerCategory) targets per category per \
       extract, builds timed \(r.buildRuns)× (median), each request timed \(r.passes)× (fastest kept), harness \(String(format: "%.0f", r.harnessSeconds)) s.
 
-      **Peer:** \(r.peer).
+      **Peer:** \(r.peer).\(r.tantivyPeer.map { "\n\n**Tantivy peer:** \($0)." } ?? "")
 
       ## Main table
 
-      Pairs read "PlaceIndex / SQLite peer". Build is `placeidx build` on the extract as shipped \
+      Pairs read "PlaceIndex / SQLite peer", triples "PlaceIndex / SQLite peer / Tantivy peer". \
+      Build is `placeidx build` on the extract as shipped \
       beside `xmllint --stream --noout` on the same XML uncompressed. Latencies are per request, \
-      in process, one thread, over every keystroke prefix of every target. Quality is over all \
+      in process (the Tantivy peer: a pipe round trip to its Python child), one thread, over \
+      every keystroke prefix of every target. Quality is over all \
       targets of the extract, at full text; "chars to top-5" is the mean number of characters \
-      typed before the target entered the top 5, over the targets both systems got there.
+      typed before the target entered the top 5, over the targets every system got there; \
+      "keystrokes saved" the mean share of a target's text not typed before it entered the \
+      top 5. Both halves of the targets: "Quality, all extracts together" and per extract.
 
 
       """
     s += mainTable(r)
 
     s += "\n## Quality, all extracts together\n\n"
+    s += "Every target, then the tuning half (the peers' weights were set on it) and the "
+    s += "held-out half (never looked at while tuning); a target's half comes from a hash of "
+    s += "the seed and the target (`TargetHalf`). Keystrokes saved: the mean share of a "
+    s += "target's text not typed before it entered the top 5 (0 for one that never did).\n\n"
     s += qualityTable(totalQuality(r))
+    for half in TargetHalf.allCases {
+      s += "\n### \(half == .tuning ? "Tuning half" : "Held-out half"), all extracts\n\n"
+      s += qualityTable(totalQuality(r, half: half))
+    }
     s += floorSection(r)
 
     s += serveSection(r)
@@ -249,6 +305,8 @@ enum Report {
           ]
         })
     }
+
+    s += tantivySection(r)
 
     s += "\n## Size\n\n"
     s += table(
@@ -323,10 +381,15 @@ enum Report {
     s += "shared machine held the second core).\n\n"
     var latencyRows: [[String]] = []
     for e in r.extracts {
-      for (system, f) in [
+      var systems = [
         ("PlaceIndex", e.query.ours1), ("SQLite peer", e.query.peer1),
         ("PlaceIndex", e.query.ours2), ("SQLite peer", e.query.peer2),
-      ] {
+      ]
+      if let t = e.tantivy {
+        systems.insert(("Tantivy peer", t.one), at: 2)
+        systems.append(("Tantivy peer", t.two))
+      }
+      for (system, f) in systems {
         latencyRows.append([
           e.name, system, "\(f.threads)", "\(f.requests)", us(f.p50), us(f.p90), us(f.p99),
           us(f.max), us(f.mean), rate(f.requestsPerSecond), String(format: "%.2f", f.coresUsed),
@@ -356,7 +419,12 @@ enum Report {
     s += "(countries, regions, counties), 10 km (localities), 2 km (neighbourhoods, streets).\n"
     for e in r.extracts {
       s += "\n### \(e.name)\n\n"
-      s += qualityTable(e.quality)
+      for half in TargetHalf.allCases {
+        let rows = rowsOf(e, half)
+        guard !rows.isEmpty else { continue }
+        s += "\n\(half == .tuning ? "Tuning half" : "Held-out half"):\n\n"
+        s += qualityTable(rows)
+      }
     }
     return s
   }
@@ -396,6 +464,38 @@ extension Report {
           "\(f.hostileProbesOK)/\(f.hostileProbes)",
           String(format: "%.1f / %.1f ms", f.hostileProbeP50Ms, f.hostileProbeMaxMs),
           "\(f.oversizedAnswered431)",
+        ]
+      })
+    return s
+  }
+}
+
+extension Report {
+  /// The Tantivy peer's build, size and start, when it ran.
+  static func tantivySection(_ r: BenchResults) -> String {
+    let rows = r.extracts.compactMap { e in e.tantivy.map { (e, $0) } }
+    guard !rows.isEmpty else { return "" }
+    var s = "\n## Tantivy peer: build, size, start\n\n"
+    s += """
+      `tantivy_peer.py build` from the exported places (Python start and the corpus read \
+      included) under `/usr/bin/time`; the index directory's bytes; the start of `serve` to \
+      its ready line (Python start, corpus read, index open), the child's RSS then, and its \
+      first query ("a"). Its query latencies (Query latency, below) are pipe round trips to \
+      the child, JSON on both sides.
+
+
+      """
+    s += table(
+      [
+        "extract", "places", "build wall", "build CPU", "build peak RSS", "index", "bytes/place",
+        "ours bytes/place", "ready", "RSS", "first query",
+      ],
+      rows.map { e, t in
+        [
+          e.name, "\(e.places)", sec(t.build.wall), sec(t.build.cpu), kib(t.build.peakRSSKiB),
+          bytes(t.indexBytes), String(format: "%.0f", t.bytesPerPlace),
+          String(format: "%.1f", e.size.bytesPerPlace), ms(t.readyMs), kib(t.rssKiB),
+          ms(t.firstQueryMs),
         ]
       })
     return s

@@ -44,6 +44,20 @@ enum Category: String, CaseIterable, Codable, Sendable {
   }
 }
 
+/// The half of the targets a target belongs to: peers are tuned on the tuning half only, and
+/// every quality figure is also reported on the held-out half.
+enum TargetHalf: String, Codable, Sendable, CaseIterable {
+  case tuning
+  case heldOut = "held-out"
+
+  /// The half of a target, from a hash of the run's seed and the target (category, place ID,
+  /// text): stable across runs with the same seed, independent of the other targets.
+  static func of(seed: UInt64, category: Category, placeID: String, text: String) -> TargetHalf {
+    let h = fnv1a("\(seed)|\(category.rawValue)|\(placeID)|\(text)")
+    return (h >> 29) & 1 == 0 ? .tuning : .heldOut
+  }
+}
+
 /// One place to find, the text a user types for it, and where the user is.
 struct Target: Sendable {
   var category: Category
@@ -53,6 +67,8 @@ struct Target: Sendable {
   var text: String
   /// The request's origin (near the target) for half of the targets; nil for the others.
   var origin: Coordinate?
+  /// The tuning or the held-out half (set by the harness: `TargetHalf.of`).
+  var half: TargetHalf = .tuning
 }
 
 /// One request of a keystroke sequence: the first `length` characters of a target's text.

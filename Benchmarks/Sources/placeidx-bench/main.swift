@@ -5,12 +5,13 @@ import Foundation
 #endif
 
 let usage = """
-  placeidx-bench: PlaceIndex beside an SQLite FTS5 + R*Tree peer (see Benchmarks/README.md).
+  placeidx-bench: PlaceIndex beside an SQLite FTS5 + R*Tree peer and a Photon-style Tantivy peer
+  (see Benchmarks/README.md).
 
   USAGE
     placeidx-bench run [--quick] [--root DIR] [--extracts DIR] [--placeidx BIN] [--work DIR]
                        [--out DIR] [--seed N] [--targets N] [--runs N] [--passes N]
-                       [--only NAME,…]
+                       [--only NAME,…] [--no-tantivy]
     placeidx-bench scale [--extract FILE] [--factors 1,10,50,200] [--root DIR] [--placeidx BIN]
                          [--work DIR] [--out DIR] [--seed N] [--targets N] [--keep]
     placeidx-bench tile EXTRACT.osm FACTOR OUT.osm
@@ -81,7 +82,7 @@ func main() throws {
     exit(2)
   }
   args.removeFirst()
-  let o = try Options(args, flags: ["quick", "keep"])
+  let o = try Options(args, flags: ["quick", "keep", "no-tantivy"])
   let root = o.values["root"] ?? FileManager.default.currentDirectoryPath
   let me = selfPath()
   let placeidx = absolute(
@@ -102,6 +103,7 @@ func main() throws {
       buildRuns: try o.int("runs") ?? (quick ? 1 : 3), probeRuns: quick ? 3 : 7,
       passes: try o.int("passes") ?? (quick ? 1 : 3))
     h.seed = seed
+    h.tantivy = !o.flags.contains("no-tantivy")
     if let only = o.values["only"] { h.only = only.split(separator: ",").map(String.init) }
     try Harness.run(h)
   case "scale":
