@@ -206,9 +206,11 @@ enum Scale {
         _ = QueryRunner.run(requests, sessions: [session])
         let run = QueryRunner.run(requests, sessions: [session], passes: 3)
         var differing = 0
+        var foreign = 0
         var examples: [String] = []
         for i in requests.indices where run.results[i] != ours1.results[i] {
           differing += 1
+          if run.results[i].contains(where: { $0 < -1 }) { foreign += 1 }
           if examples.count < 5 {
             let r = requests[i]
             let at = r.origin.map { String(format: " near %.4f,%.4f", $0.latitude, $0.longitude) }
@@ -218,9 +220,10 @@ enum Scale {
         }
         let point = ShardPoint(
           shards: n, builds: builds, ours: run.figures(threads: 1),
-          byKind: ScaleMix.byKind(run, kinds: kinds), differing: differing, examples: examples)
+          byKind: ScaleMix.byKind(run, kinds: kinds), differing: differing,
+          differingWithForeignIDs: foreign, examples: examples)
         progress.say(
-          "\(factor)×: \(n) shards: builds \(Report.sec(point.buildCPU)) CPU, largest peak RSS \(Report.kib(point.maxPeakRSSKiB)); p50 \(Report.us(point.ours.p50)), p99 \(Report.us(point.ours.p99)); \(differing) of \(requests.count) answers differ"
+          "\(factor)×: \(n) shards: builds \(Report.sec(point.buildCPU)) CPU, largest peak RSS \(Report.kib(point.maxPeakRSSKiB)); p50 \(Report.us(point.ours.p50)), p99 \(Report.us(point.ours.p99)); \(differing) of \(requests.count) answers differ (\(foreign) with places the single index lacks); \(point.places) places in the shards, \(corpus.count) in the single index"
         )
         shardPoints.append(point)
         if !o.keep { for p in paths { try? fm.removeItem(atPath: p) } }
@@ -354,7 +357,7 @@ enum Scale {
     for p in points {
       rows.append([
         "\(p.factor)×", "1", Report.us(p.ours.p50), Report.us(p.ours.p90), Report.us(p.ours.p99),
-        "1.00×", "–", Report.sec(p.build.cpu), Report.sec(p.build.wall),
+        "1.00×", "–", "\(p.places)", Report.sec(p.build.cpu), Report.sec(p.build.wall),
         Report.kib(p.build.peakRSSKiB), p.sampled.map { Report.kib($0.peakAnonKiB) } ?? "–",
         Report.bytes(p.indexBytes),
       ])
@@ -363,7 +366,9 @@ enum Scale {
           "\(p.factor)×", "\(s.shards)", Report.us(s.ours.p50), Report.us(s.ours.p90),
           Report.us(s.ours.p99),
           p.ours.p99 > 0 ? String(format: "%.2f×", s.ours.p99 / p.ours.p99) : "–",
-          "\(s.differing) of \(s.ours.requests)", Report.sec(s.buildCPU),
+          "\(s.differing) of \(s.ours.requests)"
+            + (s.differingWithForeignIDs.map { " (\($0))" } ?? ""), "\(s.places)",
+          Report.sec(s.buildCPU),
           Report.sec(s.maxWall), Report.kib(s.maxPeakRSSKiB), Report.kib(s.maxPeakAnonKiB),
           Report.bytes(s.indexBytes),
         ])
@@ -371,7 +376,8 @@ enum Scale {
     }
     return Report.table(
       [
-        "input", "shards", "p50", "p90", "p99", "p99 / single", "answers differing",
+        "input", "shards", "p50", "p90", "p99", "p99 / single",
+        "answers differing (with places the single index lacks)", "places",
         "build CPU (all shards)", "build wall (largest shard)", "peak RSS (largest shard)",
         "peak anon (largest shard)", "index bytes (all shards)",
       ], rows)
@@ -475,7 +481,12 @@ enum Scale {
           copies, nearest copies together; only at factors with at least as many copies as \
           shards), each built with `placeidx build -` from its own tiles, loaded together with \
           `PlacesClient(indexes:)` and asked the same mix. "answers differing": requests whose \
-          top 5 (place IDs in order) differ from the single index's. The copies of this extract \
+          top 5 (place IDs in order) differ from the single index's; in parentheses, those whose \
+          shard answer holds a place the single index does not have (the indexes hold different \
+          data, not only a different ranking: the builder merges streets of the same name and \
+          locality name into one route however far apart, and copies 0, 4, 8, … keep the \
+          extract's names, so the single index merges streets across copies that the shards \
+          keep apart). The copies of this extract \
           overlap in space (it spans Alabama to Liechtenstein, the grid steps are 3°), so every \
           shard's bounds cover most of the others': a harder case for skipping shards than \
           regions of a country.

@@ -158,10 +158,14 @@ struct ShardPoint: Codable, Sendable {
   var byKind: [KindFigures]
   /// Requests whose top 5 (place IDs, in order) differ from the single index's.
   var differing: Int
+  /// Of those, the requests whose shard answer holds a place the single index does not have
+  /// (the data differ, not the ranking: e.g. streets the single index merged across copies).
+  var differingWithForeignIDs: Int?
   /// Up to five of them: the query and both answers.
   var examples: [String]
 
   var indexBytes: Int { builds.reduce(0) { $0 + $1.indexBytes } }
+  var places: Int { builds.reduce(0) { $0 + $1.report.places } }
   var buildCPU: Double { builds.reduce(0) { $0 + $1.run.run.cpu } }
   var buildWall: Double { builds.reduce(0) { $0 + $1.run.run.wall } }
   var maxPeakRSSKiB: Int { builds.map(\.run.run.peakRSSKiB).max() ?? 0 }
