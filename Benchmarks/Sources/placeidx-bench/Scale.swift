@@ -62,6 +62,11 @@ struct ScaleOptions {
   var bench: String
   /// Shard counts to build beside the single index (each at the factors with that many copies).
   var shardCounts: [Int] = [5, 20]
+  /// The largest factor at which shards are built (all when nil).
+  var shardsUpTo: Int? = nil
+  /// Take the points of these factors from a previous run's scale.json in `out` (same
+  /// extract, seed and targets) instead of measuring them again.
+  var reuse = false
 }
 
 /// `make bench-scale`: how build time, peak memory, index size and query p99 grow with input.
@@ -120,7 +125,22 @@ enum Scale {
     progress.say("reading \((base as NSString).lastPathComponent) into the tiler's template")
     let template = try Tiler.template(base)
     var points: [ScalePoint] = []
+    var previous: [Int: ScalePoint] = [:]
+    let previousPath = (o.out as NSString).appendingPathComponent("scale.json")
+    if o.reuse, let data = fm.contents(atPath: previousPath),
+      let old = try? JSONDecoder().decode(ScaleResults.self, from: data),
+      old.extract == (o.extract as NSString).lastPathComponent, old.seed == o.seed,
+      old.targetsPerCategory == o.perCategory
+    {
+      for p in old.points where p.report != nil { previous[p.factor] = p }
+      machine.loadAtStart = old.machine.loadAtStart
+    }
     for factor in o.factors {
+      if let p = previous[factor] {
+        progress.say("\(factor)×: taken from the previous run's \(previousPath)")
+        points.append(p)
+        continue
+      }
       let index = (o.work as NSString).appendingPathComponent("scale-\(factor)x.placeidx")
       progress.say("\(factor)×: tiling into xmllint --stream")
       let lint = try Child.sampled("/usr/bin/xmllint", ["--stream", "--noout", "-"]) {
@@ -185,7 +205,7 @@ enum Scale {
       )
 
       var shardPoints: [ShardPoint] = []
-      for n in o.shardCounts where n > 1 && n <= factor {
+      for n in o.shardCounts where n > 1 && n <= factor && factor <= (o.shardsUpTo ?? factor) {
         var builds: [ShardBuild] = []
         var paths: [String] = []
         for s in 0..<n {
