@@ -67,6 +67,11 @@ struct ScaleOptions {
   /// Take the points of these factors from a previous run's scale.json in `out` (same
   /// extract, seed and targets) instead of measuring them again.
   var reuse = false
+  /// The largest factor at which xmllint runs and the peer is built and asked (all when nil):
+  /// the build table then gives xmllint's CPU scaled by the XML bytes from the largest factor
+  /// that ran it, marked "≈".
+  var lintUpTo: Int? = nil
+  var peerUpTo: Int? = nil
 }
 
 /// `make bench-scale`: how build time, peak memory, index size and query p99 grow with input.
@@ -142,17 +147,20 @@ enum Scale {
         continue
       }
       let index = (o.work as NSString).appendingPathComponent("scale-\(factor)x.placeidx")
-      progress.say("\(factor)×: tiling into xmllint --stream")
-      let lint = try Child.sampled("/usr/bin/xmllint", ["--stream", "--noout", "-"]) {
-        _ = try Tiler.tile(template: template, factor: factor, to: $0)
-      }.run
+      var lint: ProcessRun? = nil
+      if factor <= (o.lintUpTo ?? factor) {
+        progress.say("\(factor)×: tiling into xmllint --stream")
+        lint = try Child.sampled("/usr/bin/xmllint", ["--stream", "--noout", "-"]) {
+          _ = try Tiler.tile(template: template, factor: factor, to: $0)
+        }.run
+      }
       progress.say(
         "\(factor)×: tiling into placeidx build \(buildReadsStdin ? "- (a pipe)" : "(a file)")")
       let (sampled, report, xmlBytes) = try Scale.build(
         template, factor: factor, index: index, o, data: h.data)
       let build = sampled.run
       progress.say(
-        "\(factor)×: \(Report.mb(xmlBytes)) of XML; build \(Report.sec(build.wall)) wall, \(Report.sec(build.cpu)) CPU, peak RSS \(Report.kib(build.peakRSSKiB)), anonymous \(Report.kib(sampled.peakAnonKiB)); xmllint \(Report.sec(lint.cpu)) CPU; stages "
+        "\(factor)×: \(Report.mb(xmlBytes)) of XML; build \(Report.sec(build.wall)) wall, \(Report.sec(build.cpu)) CPU, peak RSS \(Report.kib(build.peakRSSKiB)), anonymous \(Report.kib(sampled.peakAnonKiB)); xmllint \(lint.map { Report.sec($0.cpu) } ?? "not run") CPU; stages "
           + report.stages.map { "\($0.name) \(String(format: "%.2f", $0.cpuSeconds)) s" }.joined(
             separator: ", "))
       var pipeMatchesFile: Bool? = nil
@@ -179,26 +187,33 @@ enum Scale {
       let loaded = try LoadedIndex(path: index)
       let corpus = try Corpus(index: loaded)
       let peerPath = (o.work as NSString).appendingPathComponent("scale-\(factor)x.sqlite")
-      progress.say("\(factor)×: \(corpus.count) places; peer database")
-      let peerSeconds = try Peer.build(path: peerPath, corpus: corpus)
+      let withPeer = factor <= (o.peerUpTo ?? factor)
+      progress.say("\(factor)×: \(corpus.count) places\(withPeer ? "; peer database" : "")")
+      let peerSeconds = withPeer ? try Peer.build(path: peerPath, corpus: corpus) : 0
       let targets = TargetSampler.sample(corpus, perCategory: o.perCategory, seed: o.seed)
-      let (requests, kinds) = ScaleMix.requests(targets, corpus: corpus, seed: o.seed)
+      let (requests, kinds) = ScaleMix.requests(
+        targets, coordinateOf: { corpus.places[$0].coordinate }, seed: o.seed)
       progress.say(
         "\(factor)×: \(requests.count) requests ("
           + MixKind.allCases.map { k in "\(kinds.filter { $0 == k }.count) \(k.rawValue)" }
           .joined(separator: ", ") + ")")
       let ours = OursSession(
         client: PlacesClient(indexes: [loaded]), rankOfID: corpus.rankOfID)
-      let peer = try PeerSession(path: peerPath)
       _ = QueryRunner.run(requests, sessions: [ours])
       let ours1 = QueryRunner.run(requests, sessions: [ours], passes: 3)
       // The peer's requests take milliseconds and grow with the index: above 10× one pass
       // (its own warm-up) instead of a warm-up and 3, so that 200× ends within the hour.
-      let peerPasses = factor <= 10 ? 3 : 1
-      progress.say(
-        "\(factor)×: the peer, \(peerPasses == 1 ? "one pass" : "a warm-up and 3 passes")")
-      if peerPasses > 1 { _ = QueryRunner.run(requests, sessions: [peer]) }
-      let peer1 = QueryRunner.run(requests, sessions: [peer], passes: peerPasses)
+      let peerPasses = withPeer ? (factor <= 10 ? 3 : 1) : 0
+      var peerFigures = LatencyFigures(
+        latenciesNs: [], wallSeconds: 0, cpuSeconds: 0, threads: 1, errors: 0)
+      if withPeer {
+        progress.say(
+          "\(factor)×: the peer, \(peerPasses == 1 ? "one pass" : "a warm-up and 3 passes")")
+        let peer = try PeerSession(path: peerPath)
+        if peerPasses > 1 { _ = QueryRunner.run(requests, sessions: [peer]) }
+        peerFigures = QueryRunner.run(requests, sessions: [peer], passes: peerPasses).figures(
+          threads: 1)
+      }
       let single = ours1.figures(threads: 1)
       progress.say(
         "\(factor)×: single index p50 \(Report.us(single.p50)), p90 \(Report.us(single.p90)), p99 \(Report.us(single.p99))"
@@ -254,7 +269,7 @@ enum Scale {
           factor: factor, xmlBytes: xmlBytes, places: corpus.count, build: build,
           indexBytes: loaded.file.bytes.buffer.count,
           peerBytes: fileSize(peerPath), peerBuildSeconds: peerSeconds,
-          requests: requests.count, ours: single, peer: peer1.figures(threads: 1), open: open,
+          requests: requests.count, ours: single, peer: peerFigures, open: open,
           sampled: sampled, xmllint: lint, streamed: buildReadsStdin, report: report,
           oursByKind: ScaleMix.byKind(ours1, kinds: kinds), shards: shardPoints,
           pipeMatchesFile: pipeMatchesFile, peerPasses: peerPasses))
@@ -302,11 +317,18 @@ enum Scale {
       points.map { p in
         let perCopy = p.build.cpu / Double(p.factor)
         let rel = perCopy10.map { String(format: " (%.2f× 10×)", perCopy / $0) } ?? ""
-        let lint = p.xmllint?.cpu ?? 0
+        var lint = p.xmllint?.cpu ?? 0
+        var lintText = p.xmllint.map { Report.sec($0.cpu) } ?? "–"
+        if p.xmllint == nil,
+          let q = points.last(where: { $0.xmllint != nil && $0.factor < p.factor }),
+          let qLint = q.xmllint
+        {
+          lint = qLint.cpu * Double(p.xmlBytes) / Double(max(1, q.xmlBytes))
+          lintText = "≈ " + Report.sec(lint) + " (from \(q.factor)×)"
+        }
         return [
           "\(p.factor)×", Report.mb(p.xmlBytes), "\(p.places)", Report.sec(p.build.wall),
-          Report.sec(p.build.cpu), String(format: "%.3f s", perCopy) + rel,
-          p.xmllint.map { Report.sec($0.cpu) } ?? "–",
+          Report.sec(p.build.cpu), String(format: "%.3f s", perCopy) + rel, lintText,
           lint > 0 ? String(format: "%.2f×", p.build.cpu / lint) : "–",
           Report.kib(p.build.peakRSSKiB), p.sampled.map { Report.kib($0.peakAnonKiB) } ?? "–",
           Report.bytes(p.indexBytes),
@@ -421,15 +443,16 @@ enum Scale {
           "\(Report.sec(p.build.cpu)) (\(g(p.build.cpu, b.build.cpu)))",
           "\(Report.kib(p.build.peakRSSKiB)) (\(g(Double(p.build.peakRSSKiB), Double(b.build.peakRSSKiB))))",
           "\(Report.bytes(p.indexBytes)) (\(g(Double(p.indexBytes), Double(b.indexBytes))))",
-          "\(Report.bytes(p.peerBytes)) (\(g(Double(p.peerBytes), Double(b.peerBytes))))",
+          p.peerPasses == 0
+            ? "–" : "\(Report.bytes(p.peerBytes)) (\(g(Double(p.peerBytes), Double(b.peerBytes))))",
           p.open.map { o in
             String(format: "%.2f ms", o.openMs)
               + (o.uncheckedOpenMs.map { String(format: " (unchecked %.2f)", $0) } ?? "")
           } ?? "–",
           "\(Report.us(p.ours.p99)) (\(g(p.ours.p99, b.ours.p99)))",
-          "\(Report.us(p.peer.p99)) (\(g(p.peer.p99, b.peer.p99)))",
+          p.peerPasses == 0 ? "–" : "\(Report.us(p.peer.p99)) (\(g(p.peer.p99, b.peer.p99)))",
           "\(Report.us(p.ours.p50)) (\(g(p.ours.p50, b.ours.p50)))",
-          "\(Report.us(p.peer.p50)) (\(g(p.peer.p50, b.peer.p50)))",
+          p.peerPasses == 0 ? "–" : "\(Report.us(p.peer.p50)) (\(g(p.peer.p50, b.peer.p50)))",
         ]
       })
   }
@@ -465,7 +488,7 @@ enum Scale {
       more, one of three words, each word cut to one or two letters ("E B Ha", "Co Li"), plus \
       per target its first letter with an origin near it; one thread, in process, after a \
       warm-up pass, each request's fastest of 3 passes (the peer, above 10×: one pass, its \
-      requests taking milliseconds). "open": opening the index in a fresh \
+      requests taking milliseconds; "–" where the peer was not run, to save time). "open": opening the index in a fresh \
       child process (checksums checked), the fastest of 7.
 
       ## Build

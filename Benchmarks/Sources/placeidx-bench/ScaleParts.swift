@@ -1,6 +1,7 @@
 import Foundation
 import PlaceCore
 import PlaceIndex
+import PlaceIndexBuilder
 
 /// One stage of a build as `placeidx build --report` printed it.
 struct StageFigure: Codable, Sendable {
@@ -70,6 +71,20 @@ struct BuildReportFigures: Codable, Sendable {
     }
   }
 
+  /// Builds `extract` into `output` in this process and returns the report's lines as
+  /// `placeidx build --report` prints them, with the places and stage names the report holds
+  /// (to check the parser against the report's real format).
+  static func inProcessReport(extract: String, output: String) throws -> (
+    text: String, places: Int, stages: [String]
+  ) {
+    let report = try IndexBuilder(tables: try BuildTables.load(directory: nil)).build(
+      IndexBuilder.Options(extract: extract, output: output))
+    return (
+      report.lines(verbose: true).joined(separator: "\n"), report.places,
+      report.stages.map(\.name)
+    )
+  }
+
   /// The largest anonymous memory at the end of a stage after reading, MiB.
   var afterReadMiB: Int { stages.dropFirst().map(\.rssAnonMiB).max() ?? 0 }
 }
@@ -97,9 +112,9 @@ enum ScaleMix {
   /// The keystroke prefixes of `targets`, then per target with two or more words a short
   /// multi-word prefix (and with three or more, a second one of three words), then per target
   /// one letter with an origin. Each added request is a sequence of its own.
-  static func requests(_ targets: [Target], corpus: Corpus, seed: UInt64) -> (
-    [BenchRequest], [MixKind]
-  ) {
+  static func requests(
+    _ targets: [Target], coordinateOf: (_ rank: Int) -> Coordinate, seed: UInt64
+  ) -> ([BenchRequest], [MixKind]) {
     var requests = TargetSampler.keystrokes(targets)
     var kinds = [MixKind](repeating: .keystroke, count: requests.count)
     var rng = SeededRandom(seed: seed ^ 0x5CA1E)
@@ -122,7 +137,7 @@ enum ScaleMix {
     }
     for t in targets {
       guard let first = t.text.first(where: \.isLetter) else { continue }
-      let origin = t.origin ?? TargetSampler.near(corpus.places[t.rank].coordinate, &rng)
+      let origin = t.origin ?? TargetSampler.near(coordinateOf(t.rank), &rng)
       add(String(first).lowercased(), origin, .letterOrigin)
     }
     return (requests, kinds)
