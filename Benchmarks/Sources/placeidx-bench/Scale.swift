@@ -46,6 +46,8 @@ struct ScaleResults: Codable, Sendable {
   var plot: String
   /// The shard counts tried beside the single index (absent in older results).
   var shardCounts: [Int]?
+  /// How the run was made, when not in one go (`--note`).
+  var note: String?
 }
 
 struct ScaleOptions {
@@ -72,6 +74,8 @@ struct ScaleOptions {
   /// that ran it, marked "≈".
   var lintUpTo: Int? = nil
   var peerUpTo: Int? = nil
+  /// Printed under the title of scale.md (e.g. which runs the reused factors came from).
+  var note: String? = nil
 }
 
 /// `make bench-scale`: how build time, peak memory, index size and query p99 grow with input.
@@ -295,7 +299,7 @@ enum Scale {
       generated: ISO8601DateFormatter().string(from: Date()),
       extract: (o.extract as NSString).lastPathComponent, seed: o.seed,
       targetsPerCategory: o.perCategory, machine: machine, points: points, plot: plotter,
-      shardCounts: o.shardCounts)
+      shardCounts: o.shardCounts, note: o.note)
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
     try encoder.encode(results).write(
@@ -476,7 +480,7 @@ enum Scale {
       \(r.points.first?.streamed == true ? "piped into `placeidx build -` (and into `xmllint --stream --noout -`): nothing is written to disk" : "written to a temporary file, then built")\
       \(pipe.map { $0 ? "; at 1× the piped build is byte-identical to the build from the extract's file" : "; at 1× the piped build DIFFERS from the build from the extract's file" } ?? "").
 
-      **The machine is shared** (2 cores, other sessions building Swift at the same time): \
+      \(r.note.map { "**Note:** \($0)\n\n" } ?? "")**The machine is shared** (2 cores, other sessions building Swift at the same time): \
       wall times and latencies are noisy, CPU times less so. Load average at start \
       \(m.loadAtStart), at end \(m.loadAtEnd).
 

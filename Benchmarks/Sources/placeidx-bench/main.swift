@@ -14,7 +14,7 @@ let usage = """
     placeidx-bench scale [--extract FILE] [--factors 1,10,50,200] [--root DIR] [--placeidx BIN]
                          [--work DIR] [--out DIR] [--seed N] [--targets N] [--keep]
                          [--shards 5,20] [--shards-up-to FACTOR] [--reuse]
-                         [--xmllint-up-to FACTOR] [--peer-up-to FACTOR]
+                         [--xmllint-up-to FACTOR] [--peer-up-to FACTOR] [--note TEXT]
     placeidx-bench tile EXTRACT.osm FACTOR OUT.osm
     placeidx-bench probe-open ours|peer PATH    (used by run: one open, as JSON)
     placeidx-bench read-extract PATH            (used by run: the extract reader alone)
@@ -126,7 +126,8 @@ func main() throws {
           guard let n = Int($0), n >= 2 else { throw HarnessError("--shards needs numbers ≥ 2") }
           return n
         }, shardsUpTo: try o.int("shards-up-to"), reuse: o.flags.contains("reuse"),
-        lintUpTo: try o.int("xmllint-up-to"), peerUpTo: try o.int("peer-up-to")))
+        lintUpTo: try o.int("xmllint-up-to"), peerUpTo: try o.int("peer-up-to"),
+        note: o.values["note"]))
   case "tile":
     guard o.positional.count == 3, let factor = Int(o.positional[1]), factor >= 1 else {
       throw HarnessError("tile EXTRACT.osm FACTOR OUT.osm")
