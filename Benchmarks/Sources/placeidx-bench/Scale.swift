@@ -283,6 +283,10 @@ enum Scale {
       try write(points, machine: machine, o, progress: progress)
     }
     if base != o.extract { try? fm.removeItem(atPath: base) }
+    // Every factor reused: write the report from them (with this run's note).
+    if !points.isEmpty && points.allSatisfy({ previous[$0.factor] != nil }) {
+      try write(points, machine: machine, o, progress: progress)
+    }
     print(buildTable(points))
     print(stageTable(points))
     print(queryTable(points))
