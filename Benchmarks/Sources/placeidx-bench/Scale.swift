@@ -143,6 +143,7 @@ enum Scale {
     {
       for p in old.points where p.report != nil { previous[p.factor] = p }
       machine.loadAtStart = old.machine.loadAtStart
+      machine.loadAtEnd = old.machine.loadAtEnd
     }
     for factor in o.factors {
       if let p = previous[factor] {
