@@ -147,7 +147,8 @@ uninstall:
 # Photon-style Tantivy peer, in one run.
 #   make bench         every extract in $(SHARED)/data/osm; writes Benchmarks/results.md and .json
 #   make bench-quick   a minute-long subset; writes build/bench/quick/results.md and .json
-#   make bench-scale   growth with input size (a tiled extract); writes Benchmarks/scale.md, .svg
+#   make bench-scale   growth with input size (a tiled extract, also as 5 and 20 shards);
+#                      writes Benchmarks/scale.md, .json, .svg
 BENCH_BIN           := .build/release/placeidx-bench
 BENCH_PACKAGES      := libxml2-utils time gzip bzip2 wrk python3 python3-venv
 # The Tantivy peer (Benchmarks/peers/tantivy_peer.py): Debian's Python with the tantivy package
@@ -159,6 +160,8 @@ BENCH_TANTIVY       := tantivy==0.27.0
 BENCH_EXTRACTS      ?= $(SHARED)/data/osm
 BENCH_SCALE_EXTRACT ?= $(SHARED)/data/osm/liechtenstein-autauga-2021.osm.gz
 BENCH_SCALE_FACTORS ?= 1,10,50,200
+# e.g. "--reuse" (keep the factors already in Benchmarks/scale.json), "--shards-up-to 50"
+BENCH_SCALE_FLAGS   ?=
 
 .PHONY: bench bench-quick bench-scale bench-deps bench-build
 
@@ -181,7 +184,7 @@ bench-quick: bench-build
 
 bench-scale: BENCH_EXTRA_PACKAGES := gnuplot-nox
 bench-scale: bench-build
-	$(BENCH_BIN) scale --placeidx $(BIN) --extract $(BENCH_SCALE_EXTRACT) --factors $(BENCH_SCALE_FACTORS)
+	$(BENCH_BIN) scale --placeidx $(BIN) --extract $(BENCH_SCALE_EXTRACT) --factors $(BENCH_SCALE_FACTORS) $(BENCH_SCALE_FLAGS)
 
 # Reliability: the libFuzzer targets (Fuzz/, a separate package built with libFuzzer and
 # AddressSanitizer, so that the main build is untouched) and the concurrency suite under the

@@ -48,9 +48,11 @@ private final class Samples: @unchecked Sendable {
 
 extension Child {
   /// Runs `executable` with `arguments` under `/usr/bin/time`, sampling the memory of the
-  /// timed process; `feed`, when given, writes the child's standard input (then closed).
+  /// timed process; `feed`, when given, writes the child's standard input (then closed);
+  /// `stdout`, when given, is a file that receives the child's standard output.
   static func sampled(
-    _ executable: String, _ arguments: [String], feed: ((FileHandle) throws -> Void)? = nil
+    _ executable: String, _ arguments: [String], stdout: String? = nil,
+    feed: ((FileHandle) throws -> Void)? = nil
   ) throws -> SampledRun {
     let tmp = FileManager.default.temporaryDirectory
     let timeFile = tmp.appendingPathComponent("placeidx-bench-stime-\(getpid()).txt").path
@@ -66,7 +68,15 @@ extension Child {
     let p = Process()
     p.executableURL = URL(fileURLWithPath: "/usr/bin/time")
     p.arguments = ["-f", "%e %U %S %M", "-o", timeFile, executable] + arguments
-    p.standardOutput = FileHandle.nullDevice
+    var out = FileHandle.nullDevice
+    if let stdout {
+      _ = FileManager.default.createFile(atPath: stdout, contents: nil)
+      guard let h = FileHandle(forWritingAtPath: stdout) else {
+        throw HarnessError("cannot write \(stdout)")
+      }
+      out = h
+    }
+    p.standardOutput = out
     p.standardError = err
     let pipe = feed == nil ? nil : Pipe()
     p.standardInput = pipe ?? FileHandle.nullDevice
@@ -106,6 +116,7 @@ extension Child {
     p.waitUntilExit()
     samples.finish()
     try? err.close()
+    if stdout != nil { try? out.close() }
     if let feedError, p.terminationStatus == 0 { throw feedError }
     guard p.terminationStatus == 0 else {
       let text = (try? String(contentsOfFile: errFile, encoding: .utf8)) ?? ""

@@ -21,6 +21,19 @@ struct ScalePoint: Codable, Sendable {
   var xmllint: ProcessRun?
   /// Whether the tiles were streamed into the build through a pipe (else a temporary file).
   var streamed: Bool?
+  /// The build's own report: elements, tokens, per-stage time, CPU and memory (absent in
+  /// older results).
+  var report: BuildReportFigures?
+  /// The latency of each kind of request of the mix, single index (absent in older results).
+  var oursByKind: [KindFigures]?
+  /// The same data as 5 and 20 shard indexes loaded together (absent in older results and
+  /// where the factor has fewer copies than shards).
+  var shards: [ShardPoint]?
+  /// At 1×: whether the index built from the tiler's pipe equals, byte for byte, the one built
+  /// from the extract's file (nil where not checked).
+  var pipeMatchesFile: Bool?
+  /// The peer's timed passes (absent in older results: 3 after a warm-up).
+  var peerPasses: Int?
 }
 
 struct ScaleResults: Codable, Sendable {
@@ -31,6 +44,10 @@ struct ScaleResults: Codable, Sendable {
   var machine: MachineInfo
   var points: [ScalePoint]
   var plot: String
+  /// The shard counts tried beside the single index (absent in older results).
+  var shardCounts: [Int]?
+  /// How the run was made, when not in one go (`--note`).
+  var note: String?
 }
 
 struct ScaleOptions {
@@ -45,13 +62,62 @@ struct ScaleOptions {
   var keep: Bool
   /// This executable, for the open probes.
   var bench: String
+  /// Shard counts to build beside the single index (each at the factors with that many copies).
+  var shardCounts: [Int] = [5, 20]
+  /// The largest factor at which shards are built (all when nil).
+  var shardsUpTo: Int? = nil
+  /// Take the points of these factors from a previous run's scale.json in `out` (same
+  /// extract, seed and targets) instead of measuring them again.
+  var reuse = false
+  /// The largest factor at which xmllint runs and the peer is built and asked (all when nil):
+  /// the build table then gives xmllint's CPU scaled by the XML bytes from the largest factor
+  /// that ran it, marked "≈".
+  var lintUpTo: Int? = nil
+  var peerUpTo: Int? = nil
+  /// Printed under the title of scale.md (e.g. which runs the reused factors came from).
+  var note: String? = nil
 }
 
 /// `make bench-scale`: how build time, peak memory, index size and query p99 grow with input.
 enum Scale {
   /// Whether `placeidx build -` reads the extract from standard input: the tiles are then
-  /// piped into the build (and into xmllint) instead of going through a temporary file.
-  static let buildReadsStdin = false
+  /// piped into the build (and into xmllint) instead of going through a temporary file. The
+  /// run checks it at 1× (the piped index must equal the one built from the extract's file).
+  static let buildReadsStdin = true
+
+  /// Builds `copies` of the tiling (all when nil) into `index` with `placeidx build`, through
+  /// a pipe or a temporary file; returns the run, its report and the XML bytes.
+  static func build(
+    _ template: Tiler.Template, factor: Int, copies: Range<Int>? = nil, index: String,
+    _ o: ScaleOptions, data: String
+  ) throws -> (SampledRun, BuildReportFigures, Int) {
+    let reportPath = index + ".report.txt"
+    defer { try? FileManager.default.removeItem(atPath: reportPath) }
+    var xmlBytes = 0
+    let run: SampledRun
+    let flags = ["-o", index, "--quiet", "--report", "--data", data]
+    if buildReadsStdin {
+      run = try Child.sampled(o.placeidx, ["build", "-"] + flags, stdout: reportPath) {
+        xmlBytes = try Tiler.tile(template: template, factor: factor, copies: copies, to: $0)
+      }
+    } else {
+      let xml = index + ".osm"
+      _ = FileManager.default.createFile(atPath: xml, contents: nil)
+      guard let h = FileHandle(forWritingAtPath: xml) else {
+        throw HarnessError("cannot write \(xml)")
+      }
+      xmlBytes = try Tiler.tile(template: template, factor: factor, copies: copies, to: h)
+      try h.close()
+      defer { try? FileManager.default.removeItem(atPath: xml) }
+      run = try Child.sampled(o.placeidx, ["build", xml] + flags, stdout: reportPath)
+    }
+    let text = (try? String(contentsOfFile: reportPath, encoding: .utf8)) ?? ""
+    return (run, try BuildReportFigures(report: text), xmlBytes)
+  }
+
+  static func fileSize(_ path: String) -> Int {
+    (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+  }
 
   static func run(_ o: ScaleOptions) throws {
     let progress = Progress()
@@ -68,75 +134,177 @@ enum Scale {
     progress.say("reading \((base as NSString).lastPathComponent) into the tiler's template")
     let template = try Tiler.template(base)
     var points: [ScalePoint] = []
+    var previous: [Int: ScalePoint] = [:]
+    let previousPath = (o.out as NSString).appendingPathComponent("scale.json")
+    if o.reuse, let data = fm.contents(atPath: previousPath),
+      let old = try? JSONDecoder().decode(ScaleResults.self, from: data),
+      old.extract == (o.extract as NSString).lastPathComponent, old.seed == o.seed,
+      old.targetsPerCategory == o.perCategory
+    {
+      for p in old.points where p.report != nil { previous[p.factor] = p }
+      machine.loadAtStart = old.machine.loadAtStart
+      machine.loadAtEnd = old.machine.loadAtEnd
+    }
     for factor in o.factors {
+      if let p = previous[factor] {
+        progress.say("\(factor)×: taken from the previous run's \(previousPath)")
+        points.append(p)
+        continue
+      }
       let index = (o.work as NSString).appendingPathComponent("scale-\(factor)x.placeidx")
-      let sampled: SampledRun
-      let lint: ProcessRun
-      var xmlBytes = 0
-      if buildReadsStdin {
+      var lint: ProcessRun? = nil
+      if factor <= (o.lintUpTo ?? factor) {
         progress.say("\(factor)×: tiling into xmllint --stream")
         lint = try Child.sampled("/usr/bin/xmllint", ["--stream", "--noout", "-"]) {
           _ = try Tiler.tile(template: template, factor: factor, to: $0)
         }.run
-        progress.say("\(factor)×: tiling into placeidx build -")
-        sampled = try Child.sampled(
-          o.placeidx, ["build", "-", "-o", index, "--quiet", "--data", h.data]
-        ) { xmlBytes = try Tiler.tile(template: template, factor: factor, to: $0) }
-      } else {
-        let xml =
-          factor == 1 ? base : (o.work as NSString).appendingPathComponent("tiled-\(factor)x.osm")
-        if factor != 1 {
-          progress.say("\(factor)×: tiling \((o.extract as NSString).lastPathComponent)")
-          try Tiler.tile(input: base, factor: factor, output: xml)
-        }
-        xmlBytes = (try fm.attributesOfItem(atPath: xml)[.size] as? Int) ?? 0
-        progress.say("\(factor)×: xmllint --stream over \(Report.mb(xmlBytes)) of XML")
-        lint = try Child.timed("/usr/bin/xmllint", ["--stream", "--noout", xml])
-        progress.say("\(factor)×: building from \(Report.mb(xmlBytes)) of XML")
-        sampled = try Child.sampled(
-          o.placeidx, ["build", xml, "-o", index, "--quiet", "--data", h.data])
-        if factor != 1 && !o.keep { try? fm.removeItem(atPath: xml) }
       }
+      progress.say(
+        "\(factor)×: tiling into placeidx build \(buildReadsStdin ? "- (a pipe)" : "(a file)")")
+      let (sampled, report, xmlBytes) = try Scale.build(
+        template, factor: factor, index: index, o, data: h.data)
       let build = sampled.run
       progress.say(
-        "\(factor)×: build \(Report.sec(build.wall)) wall, \(Report.sec(build.cpu)) CPU, peak RSS \(Report.kib(build.peakRSSKiB)), anonymous \(Report.kib(sampled.peakAnonKiB)); xmllint \(Report.sec(lint.cpu)) CPU"
-      )
+        "\(factor)×: \(Report.mb(xmlBytes)) of XML; build \(Report.sec(build.wall)) wall, \(Report.sec(build.cpu)) CPU, peak RSS \(Report.kib(build.peakRSSKiB)), anonymous \(Report.kib(sampled.peakAnonKiB)); xmllint \(lint.map { Report.sec($0.cpu) } ?? "not run") CPU; stages "
+          + report.stages.map { "\($0.name) \(String(format: "%.2f", $0.cpuSeconds)) s" }.joined(
+            separator: ", "))
+      var pipeMatchesFile: Bool? = nil
+      if factor == 1 && buildReadsStdin {
+        // The same extract from its file, under the name "-" (the header records the source's
+        // name): the piped build must give the same bytes.
+        let dir = (o.work as NSString).appendingPathComponent("pipe-check")
+        try? fm.removeItem(atPath: dir)
+        try fm.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let link = (dir as NSString).appendingPathComponent("-")
+        try fm.createSymbolicLink(atPath: link, withDestinationPath: base)
+        let fromFile = (dir as NSString).appendingPathComponent("file.placeidx")
+        _ = try Child.timed(
+          o.placeidx, ["build", link, "-o", fromFile, "--quiet", "--data", h.data])
+        pipeMatchesFile = fm.contents(atPath: fromFile) == fm.contents(atPath: index)
+        progress.say(
+          "1×: the piped build \(pipeMatchesFile == true ? "equals" : "DIFFERS FROM") the build from the file"
+        )
+        try? fm.removeItem(atPath: dir)
+      }
 
       progress.say("\(factor)×: open ×\(h.probeRuns)")
       let open = try Harness.probe("ours", index, h)
       let loaded = try LoadedIndex(path: index)
       let corpus = try Corpus(index: loaded)
       let peerPath = (o.work as NSString).appendingPathComponent("scale-\(factor)x.sqlite")
-      progress.say("\(factor)×: \(corpus.count) places; peer database")
-      let peerSeconds = try Peer.build(path: peerPath, corpus: corpus)
+      let withPeer = factor <= (o.peerUpTo ?? factor)
+      progress.say("\(factor)×: \(corpus.count) places\(withPeer ? "; peer database" : "")")
+      let peerSeconds = withPeer ? try Peer.build(path: peerPath, corpus: corpus) : 0
       let targets = TargetSampler.sample(corpus, perCategory: o.perCategory, seed: o.seed)
-      let requests = TargetSampler.keystrokes(targets)
-      progress.say("\(factor)×: \(requests.count) requests")
+      let (requests, kinds) = ScaleMix.requests(
+        targets, coordinateOf: { corpus.places[$0].coordinate }, seed: o.seed)
+      progress.say(
+        "\(factor)×: \(requests.count) requests ("
+          + MixKind.allCases.map { k in "\(kinds.filter { $0 == k }.count) \(k.rawValue)" }
+          .joined(separator: ", ") + ")")
       let ours = OursSession(
         client: PlacesClient(indexes: [loaded]), rankOfID: corpus.rankOfID)
-      let peer = try PeerSession(path: peerPath)
       _ = QueryRunner.run(requests, sessions: [ours])
-      _ = QueryRunner.run(requests, sessions: [peer])
       let ours1 = QueryRunner.run(requests, sessions: [ours], passes: 3)
-      let peer1 = QueryRunner.run(requests, sessions: [peer], passes: 3)
+      // The peer's requests take milliseconds and grow with the index: above 10× one pass
+      // (its own warm-up) instead of a warm-up and 3, so that 200× ends within the hour.
+      let peerPasses = withPeer ? (factor <= 10 ? 3 : 1) : 0
+      var peerFigures = LatencyFigures(
+        latenciesNs: [], wallSeconds: 0, cpuSeconds: 0, threads: 1, errors: 0)
+      if withPeer {
+        progress.say(
+          "\(factor)×: the peer, \(peerPasses == 1 ? "one pass" : "a warm-up and 3 passes")")
+        let peer = try PeerSession(path: peerPath)
+        if peerPasses > 1 { _ = QueryRunner.run(requests, sessions: [peer]) }
+        peerFigures = QueryRunner.run(requests, sessions: [peer], passes: peerPasses).figures(
+          threads: 1)
+      }
+      let single = ours1.figures(threads: 1)
+      progress.say(
+        "\(factor)×: single index p50 \(Report.us(single.p50)), p90 \(Report.us(single.p90)), p99 \(Report.us(single.p99))"
+      )
+
+      var shardPoints: [ShardPoint] = []
+      for n in o.shardCounts where n > 1 && n <= factor && factor <= (o.shardsUpTo ?? factor) {
+        var builds: [ShardBuild] = []
+        var paths: [String] = []
+        for s in 0..<n {
+          let copies = ScaleShards.copies(s, of: n, factor: factor)
+          let path = (o.work as NSString).appendingPathComponent(
+            "scale-\(factor)x-\(n)s-\(s).placeidx")
+          let (run, rep, bytes) = try Scale.build(
+            template, factor: factor, copies: copies, index: path, o, data: h.data)
+          builds.append(
+            ShardBuild(
+              firstCopy: copies.lowerBound, endCopy: copies.upperBound, xmlBytes: bytes,
+              run: run, report: rep, indexBytes: fileSize(path)))
+          paths.append(path)
+        }
+        let shardIndexes = try paths.map { try LoadedIndex(path: $0) }
+        let session = ScaleShards.IDSession(
+          client: PlacesClient(indexes: shardIndexes), rankOfID: corpus.rankOfID)
+        _ = QueryRunner.run(requests, sessions: [session])
+        let run = QueryRunner.run(requests, sessions: [session], passes: 3)
+        var differing = 0
+        var foreign = 0
+        var examples: [String] = []
+        for i in requests.indices where run.results[i] != ours1.results[i] {
+          differing += 1
+          if run.results[i].contains(where: { $0 < -1 }) { foreign += 1 }
+          if examples.count < 5 {
+            let r = requests[i]
+            let at = r.origin.map { String(format: " near %.4f,%.4f", $0.latitude, $0.longitude) }
+            examples.append(
+              "\"\(r.query)\"\(at ?? ""): shards \(run.results[i]), single \(ours1.results[i])")
+          }
+        }
+        let point = ShardPoint(
+          shards: n, builds: builds, ours: run.figures(threads: 1),
+          byKind: ScaleMix.byKind(run, kinds: kinds), differing: differing,
+          differingWithForeignIDs: foreign, examples: examples)
+        progress.say(
+          "\(factor)×: \(n) shards: builds \(Report.sec(point.buildCPU)) CPU, largest peak RSS \(Report.kib(point.maxPeakRSSKiB)); p50 \(Report.us(point.ours.p50)), p99 \(Report.us(point.ours.p99)); \(differing) of \(requests.count) answers differ (\(foreign) with places the single index lacks); \(point.places) places in the shards, \(corpus.count) in the single index"
+        )
+        shardPoints.append(point)
+        if !o.keep { for p in paths { try? fm.removeItem(atPath: p) } }
+      }
+
       points.append(
         ScalePoint(
           factor: factor, xmlBytes: xmlBytes, places: corpus.count, build: build,
           indexBytes: loaded.file.bytes.buffer.count,
-          peerBytes: (try fm.attributesOfItem(atPath: peerPath)[.size] as? Int) ?? 0,
-          peerBuildSeconds: peerSeconds, requests: requests.count,
-          ours: ours1.figures(threads: 1), peer: peer1.figures(threads: 1), open: open,
-          sampled: sampled, xmllint: lint, streamed: buildReadsStdin))
+          peerBytes: fileSize(peerPath), peerBuildSeconds: peerSeconds,
+          requests: requests.count, ours: single, peer: peerFigures, open: open,
+          sampled: sampled, xmllint: lint, streamed: buildReadsStdin, report: report,
+          oursByKind: ScaleMix.byKind(ours1, kinds: kinds), shards: shardPoints,
+          pipeMatchesFile: pipeMatchesFile, peerPasses: peerPasses))
+      if !o.keep { try? fm.removeItem(atPath: peerPath) }
+      // The results so far, so that a run stopped at a large factor keeps the smaller ones.
+      machine.loadAtEnd = MachineInfo.loadAverage()
+      try write(points, machine: machine, o, progress: progress)
     }
     if base != o.extract { try? fm.removeItem(atPath: base) }
-    machine.loadAtEnd = MachineInfo.loadAverage()
+    // Every factor reused: write the report from them (with this run's note).
+    if !points.isEmpty && points.allSatisfy({ previous[$0.factor] != nil }) {
+      try write(points, machine: machine, o, progress: progress)
+    }
+    print(buildTable(points))
+    print(stageTable(points))
+    print(queryTable(points))
+    print(shardTable(points))
+  }
+
+  static func write(
+    _ points: [ScalePoint], machine: MachineInfo, _ o: ScaleOptions, progress: Progress
+  ) throws {
 
     let svg = (o.out as NSString).appendingPathComponent("scale.svg")
     let plotter = try plot(points, work: o.work, svg: svg)
     let results = ScaleResults(
       generated: ISO8601DateFormatter().string(from: Date()),
       extract: (o.extract as NSString).lastPathComponent, seed: o.seed,
-      targetsPerCategory: o.perCategory, machine: machine, points: points, plot: plotter)
+      targetsPerCategory: o.perCategory, machine: machine, points: points, plot: plotter,
+      shardCounts: o.shardCounts, note: o.note)
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
     try encoder.encode(results).write(
@@ -144,8 +312,6 @@ enum Scale {
     let md = (o.out as NSString).appendingPathComponent("scale.md")
     try markdown(results).write(toFile: md, atomically: true, encoding: .utf8)
     progress.say("wrote \(md), scale.json and scale.svg (\(plotter))")
-    print(buildTable(points))
-    print(table(points))
   }
 
   /// The build figures the memory and time targets of issue 19 are about.
@@ -160,11 +326,18 @@ enum Scale {
       points.map { p in
         let perCopy = p.build.cpu / Double(p.factor)
         let rel = perCopy10.map { String(format: " (%.2f× 10×)", perCopy / $0) } ?? ""
-        let lint = p.xmllint?.cpu ?? 0
+        var lint = p.xmllint?.cpu ?? 0
+        var lintText = p.xmllint.map { Report.sec($0.cpu) } ?? "–"
+        if p.xmllint == nil,
+          let q = points.last(where: { $0.xmllint != nil && $0.factor < p.factor }),
+          let qLint = q.xmllint
+        {
+          lint = qLint.cpu * Double(p.xmlBytes) / Double(max(1, q.xmlBytes))
+          lintText = "≈ " + Report.sec(lint) + " (from \(q.factor)×)"
+        }
         return [
           "\(p.factor)×", Report.mb(p.xmlBytes), "\(p.places)", Report.sec(p.build.wall),
-          Report.sec(p.build.cpu), String(format: "%.3f s", perCopy) + rel,
-          p.xmllint.map { Report.sec($0.cpu) } ?? "–",
+          Report.sec(p.build.cpu), String(format: "%.3f s", perCopy) + rel, lintText,
           lint > 0 ? String(format: "%.2f×", p.build.cpu / lint) : "–",
           Report.kib(p.build.peakRSSKiB), p.sampled.map { Report.kib($0.peakAnonKiB) } ?? "–",
           Report.bytes(p.indexBytes),
@@ -172,6 +345,93 @@ enum Scale {
         ]
       })
       + "\nRelative to 1×: XML \(points.map { String(format: "%.1f×", Double($0.xmlBytes) / Double(max(1, b.xmlBytes))) }.joined(separator: ", ")).\n"
+  }
+
+  /// CPU seconds of each build stage, with the anonymous memory at its end.
+  static func stageTable(_ points: [ScalePoint]) -> String {
+    var names: [String] = []
+    for p in points {
+      for s in p.report?.stages ?? [] where !names.contains(s.name) { names.append(s.name) }
+    }
+    guard !names.isEmpty else { return "" }
+    return Report.table(
+      ["input", "nodes", "ways", "tokens"] + names.map { "\($0) CPU (anon at end)" }
+        + ["after read B/place", "later stages CPU per copy"],
+      points.map { p in
+        let stages = p.report?.stages ?? []
+        let later = stages.dropFirst().reduce(0) { $0 + $1.cpuSeconds }
+        var row = ["\(p.factor)×"]
+        if let r = p.report {
+          row += ["\(r.nodes)", "\(r.ways)", "\(r.tokens)"]
+        } else {
+          row += ["–", "–", "–"]
+        }
+        for n in names {
+          if let s = stages.first(where: { $0.name == n }) {
+            row.append(String(format: "%.2f s (%d MiB)", s.cpuSeconds, s.rssAnonMiB))
+          } else {
+            row.append("–")
+          }
+        }
+        let afterRead = Double(p.report?.afterReadMiB ?? 0) * 1_048_576 / Double(max(1, p.places))
+        row.append(p.report == nil ? "–" : String(format: "%.0f", afterRead))
+        row.append(String(format: "%.3f s", later / Double(p.factor)))
+        return row
+      })
+  }
+
+  /// Latency over the mix and per kind of request, single index, with the open time.
+  static func queryTable(_ points: [ScalePoint]) -> String {
+    guard let b = points.first else { return "" }
+    let kinds = MixKind.allCases.map(\.rawValue)
+    return Report.table(
+      ["input", "requests", "open", "p50", "p90", "p99", "p99 / p99 at 1×"]
+        + kinds.map { "\($0) p50 / p99" },
+      points.map { p in
+        [
+          "\(p.factor)×", "\(p.requests)",
+          p.open.map { String(format: "%.2f ms", $0.openMs) } ?? "–", Report.us(p.ours.p50),
+          Report.us(p.ours.p90), Report.us(p.ours.p99),
+          b.ours.p99 > 0 ? String(format: "%.2f×", p.ours.p99 / b.ours.p99) : "–",
+        ]
+          + kinds.map { k in
+            (p.oursByKind ?? []).first { $0.kind == k }.map {
+              "\(Report.us($0.p50)) / \(Report.us($0.p99)) (\($0.requests))"
+            } ?? "–"
+          }
+      })
+  }
+
+  /// The same data as 1, 5 and 20 shards: latency, answers that differ, the shards' builds.
+  static func shardTable(_ points: [ScalePoint]) -> String {
+    var rows: [[String]] = []
+    for p in points {
+      rows.append([
+        "\(p.factor)×", "1", Report.us(p.ours.p50), Report.us(p.ours.p90), Report.us(p.ours.p99),
+        "1.00×", "–", "\(p.places)", Report.sec(p.build.cpu), Report.sec(p.build.wall),
+        Report.kib(p.build.peakRSSKiB), p.sampled.map { Report.kib($0.peakAnonKiB) } ?? "–",
+        Report.bytes(p.indexBytes),
+      ])
+      for s in p.shards ?? [] {
+        rows.append([
+          "\(p.factor)×", "\(s.shards)", Report.us(s.ours.p50), Report.us(s.ours.p90),
+          Report.us(s.ours.p99),
+          p.ours.p99 > 0 ? String(format: "%.2f×", s.ours.p99 / p.ours.p99) : "–",
+          "\(s.differing) of \(s.ours.requests)"
+            + (s.differingWithForeignIDs.map { " (\($0))" } ?? ""), "\(s.places)",
+          Report.sec(s.buildCPU),
+          Report.sec(s.maxWall), Report.kib(s.maxPeakRSSKiB), Report.kib(s.maxPeakAnonKiB),
+          Report.bytes(s.indexBytes),
+        ])
+      }
+    }
+    return Report.table(
+      [
+        "input", "shards", "p50", "p90", "p99", "p99 / single",
+        "answers differing (with places the single index lacks)", "places",
+        "build CPU (all shards)", "build wall (largest shard)", "peak RSS (largest shard)",
+        "peak anon (largest shard)", "index bytes (all shards)",
+      ], rows)
   }
 
   static func table(_ points: [ScalePoint]) -> String {
@@ -192,46 +452,103 @@ enum Scale {
           "\(Report.sec(p.build.cpu)) (\(g(p.build.cpu, b.build.cpu)))",
           "\(Report.kib(p.build.peakRSSKiB)) (\(g(Double(p.build.peakRSSKiB), Double(b.build.peakRSSKiB))))",
           "\(Report.bytes(p.indexBytes)) (\(g(Double(p.indexBytes), Double(b.indexBytes))))",
-          "\(Report.bytes(p.peerBytes)) (\(g(Double(p.peerBytes), Double(b.peerBytes))))",
+          p.peerPasses == 0
+            ? "–" : "\(Report.bytes(p.peerBytes)) (\(g(Double(p.peerBytes), Double(b.peerBytes))))",
           p.open.map { o in
             String(format: "%.2f ms", o.openMs)
               + (o.uncheckedOpenMs.map { String(format: " (unchecked %.2f)", $0) } ?? "")
           } ?? "–",
           "\(Report.us(p.ours.p99)) (\(g(p.ours.p99, b.ours.p99)))",
-          "\(Report.us(p.peer.p99)) (\(g(p.peer.p99, b.peer.p99)))",
+          p.peerPasses == 0 ? "–" : "\(Report.us(p.peer.p99)) (\(g(p.peer.p99, b.peer.p99)))",
           "\(Report.us(p.ours.p50)) (\(g(p.ours.p50, b.ours.p50)))",
-          "\(Report.us(p.peer.p50)) (\(g(p.peer.p50, b.peer.p50)))",
+          p.peerPasses == 0 ? "–" : "\(Report.us(p.peer.p50)) (\(g(p.peer.p50, b.peer.p50)))",
         ]
       })
   }
 
   static func markdown(_ r: ScaleResults) -> String {
     let m = r.machine
+    let examples = r.points.flatMap { p in
+      (p.shards ?? []).flatMap { s in s.examples.map { "- \(p.factor)×, \(s.shards) shards: \($0)" }
+      }
+    }
+    let pipe = r.points.compactMap(\.pipeMatchesFile).first
     return """
       # Growth with input size
 
       Written by `make bench-scale` (`placeidx-bench scale`) on \(r.generated); do not edit by \
       hand. \(r.extract) tiled by the synthetic-scale generator (copies on a grid of 2° of \
       latitude by 3° of longitude, ids copy × 10^10 + id, all nodes then ways then relations, \
-      three copies in four with other proper names); each size built once with `placeidx build` under `/usr/bin/time`; \
-      queries: every keystroke prefix of \(r.targetsPerCategory) targets per category drawn with \
-      seed \(r.seed) from each index, one thread, in process, after a warm-up pass. "open \
-      ours": opening the index in a fresh child process, the fastest of 7. In \
-      parentheses: growth relative to 1×. Common words (street types, category words) \
-      stay in every copy, as in a real region, while most proper names differ between copies.
+      three copies in four with other proper names: common words such as street types and \
+      category words stay, so the token dictionary grows as a real region's does); each size \
+      built once with `placeidx build --report` under `/usr/bin/time`, the tiles \
+      \(r.points.first?.streamed == true ? "piped into `placeidx build -` (and into `xmllint --stream --noout -`): nothing is written to disk" : "written to a temporary file, then built")\
+      \(pipe.map { $0 ? "; at 1× the piped build is byte-identical to the build from the extract's file" : "; at 1× the piped build DIFFERS from the build from the extract's file" } ?? "").
 
-      **Machine:** \(m.cpu), \(m.cores) cores, \(m.memoryGiB) GiB; \(m.swift); SQLite \(m.sqlite). \
-      Load average at start \(m.loadAtStart), at end \(m.loadAtEnd).
+      \(r.note.map { "**Note:** \($0)\n\n" } ?? "")**The machine is shared** (2 cores, other sessions building Swift at the same time): \
+      wall times and latencies are noisy, CPU times less so. Load average at start \
+      \(m.loadAtStart), at end \(m.loadAtEnd).
 
+      **Machine:** \(m.cpu), \(m.cores) cores, \(m.memoryGiB) GiB; \(m.swift); SQLite \(m.sqlite).
+
+      **Requests:** every keystroke prefix of \(r.targetsPerCategory) targets per category drawn \
+      with seed \(r.seed) from each index (half with an origin near the target), plus per \
+      target with two or more words a short multi-word prefix of two words and, with three or \
+      more, one of three words, each word cut to one or two letters ("E B Ha", "Co Li"), plus \
+      per target its first letter with an origin near it; one thread, in process, after a \
+      warm-up pass, each request's fastest of 3 passes (the peer, above 10×: one pass, its \
+      requests taking milliseconds; "–" where the peer was not run, to save time). "open": opening the index in a fresh \
+      child process (checksums checked), the fastest of 7.
 
       ## Build
 
-      Peak RSS from `/usr/bin/time` (the kernel's high-water mark, mapped temporary files \
-      included); peak anonymous RSS (heap and stacks) sampled from `/proc/PID/status` every \
-      20 ms. CPU per copy: build CPU over the factor. Tiles \
-      \(r.points.first?.streamed == true ? "piped into the build" : "written to a temporary file, then built").
+      Peak RSS from `/usr/bin/time` (the kernel's high-water mark, mapped files included); peak \
+      anonymous RSS (heap and stacks) sampled from `/proc/PID/status` every 20 ms. CPU per \
+      copy: build CPU over the factor, relative to 10× (linearity). CPU / xmllint: build CPU \
+      over `xmllint --stream` CPU on the same bytes.
 
-      """ + buildTable(r.points) + "\n## Growth\n\n" + table(r.points)
+      """ + "\n" + buildTable(r.points)
+        + """
+
+        ### Stages
+
+        From the build's own report (`placeidx build --report`): CPU seconds of each stage and \
+        the anonymous memory at its end. "after read B/place": the largest anonymous memory at \
+        the end of a stage after reading, per place (the peak inside a stage can be higher).
+
+        """ + "\n" + stageTable(r.points)
+          + """
+
+          ## Queries
+
+          PlaceIndex, single index, over the whole mix and per kind of request (count in \
+          parentheses).
+
+          """ + "\n" + queryTable(r.points)
+          + """
+
+          ## Shards
+
+          The same tiled data split into 5 and 20 shard indexes (consecutive runs of the tiler's \
+          copies, nearest copies together; only at factors with at least as many copies as \
+          shards), each built with `placeidx build -` from its own tiles, loaded together with \
+          `PlacesClient(indexes:)` and asked the same mix. "answers differing": requests whose \
+          top 5 (place IDs in order) differ from the single index's; in parentheses, those whose \
+          shard answer holds a place the single index does not have (the indexes hold different \
+          data, not only a different ranking: the builder merges streets of the same name and \
+          locality name into one route however far apart, and copies 0, 4, 8, … keep the \
+          extract's names, so the single index merges streets across copies that the shards \
+          keep apart). The copies of this extract \
+          overlap in space (it spans Alabama to Liechtenstein, the grid steps are 3°), so every \
+          shard's bounds cover most of the others': a harder case for skipping shards than \
+          regions of a country.
+
+          """ + "\n" + shardTable(r.points)
+        + (examples.isEmpty
+          ? ""
+          : "\nDiffering answers, the first few:\n\n" + examples.joined(separator: "\n") + "\n")
+        + "\n## Growth\n\nIn parentheses: growth relative to 1×; the peer is the SQLite FTS5 + R*Tree database built from the same places, asked the same mix.\n\n"
+        + table(r.points)
         + "\n![growth relative to 1×, log-log](scale.svg)\n\nPlot: \(r.plot).\n"
   }
 

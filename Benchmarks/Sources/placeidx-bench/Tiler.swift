@@ -165,8 +165,12 @@ enum Tiler {
     return try Template([UInt8](data))
   }
 
-  /// Writes `factor` copies to `out` (a file or a pipe); returns the bytes written.
-  static func tile(template t: Template, factor: Int, to out: FileHandle) throws -> Int {
+  /// Writes `factor` copies to `out` (a file or a pipe); returns the bytes written. With
+  /// `copies`, only those copies of the `factor` (a shard of the tiling: the same ids,
+  /// coordinates and names as in the whole).
+  static func tile(
+    template t: Template, factor: Int, copies: Range<Int>? = nil, to out: FileHandle
+  ) throws -> Int {
     guard factor >= 1 else { throw HarnessError("the factor must be at least 1") }
     guard t.minLat <= t.maxLat else { throw HarnessError("the extract has no nodes") }
     let shifts = try shifts(t, factor: factor)
@@ -181,7 +185,7 @@ enum Tiler {
     try t.bytes.withUnsafeBufferPointer { b in
       buffer.append(contentsOf: b[t.header])
       for section in t.sections where !section.range.isEmpty {
-        for (k, shift) in shifts.enumerated() {
+        for (k, shift) in shifts.enumerated() where copies?.contains(k) ?? true {
           var replacements: [[UInt8]: [UInt8]] = [:]
           var last = section.range.lowerBound
           for h in section.holes {

@@ -14,6 +14,8 @@ let usage = """
                        [--only NAME,…] [--no-tantivy]
     placeidx-bench scale [--extract FILE] [--factors 1,10,50,200] [--root DIR] [--placeidx BIN]
                          [--work DIR] [--out DIR] [--seed N] [--targets N] [--keep]
+                         [--shards 5,20] [--shards-up-to FACTOR] [--reuse]
+                         [--xmllint-up-to FACTOR] [--peer-up-to FACTOR] [--note TEXT]
     placeidx-bench tile EXTRACT.osm FACTOR OUT.osm
     placeidx-bench probe-open ours|peer PATH    (used by run: one open, as JSON)
     placeidx-bench read-extract PATH            (used by run: the extract reader alone)
@@ -24,7 +26,9 @@ let usage = """
           open, query latency and quality, writes results.md and results.json to --out
           (default Benchmarks). --quick: fewer targets, one build run.
   scale   tiles an extract to larger sizes and reports how build time, peak memory, index
-          size and query p99 grow (scale.md, scale.json, scale.svg in --out).
+          size and query p99 grow (scale.md, scale.json, scale.svg in --out), and how the
+          same data answers as --shards shard indexes (at factors up to --shards-up-to).
+          --reuse takes the factors already in --out/scale.json from there.
   serve-load  the load section of run alone, on one built index: placeidx serve under wrk
           (loopback), beside the in-process rate; then probes under slowloris and oversized
           headers. Prints the figures as JSON.
@@ -82,7 +86,7 @@ func main() throws {
     exit(2)
   }
   args.removeFirst()
-  let o = try Options(args, flags: ["quick", "keep", "no-tantivy"])
+  let o = try Options(args, flags: ["quick", "keep", "no-tantivy", "reuse"])
   let root = o.values["root"] ?? FileManager.default.currentDirectoryPath
   let me = selfPath()
   let placeidx = absolute(
@@ -119,7 +123,13 @@ func main() throws {
         factors: factors, placeidx: placeidx,
         work: absolute(o.values["work"] ?? "build/bench/scale", root: root),
         out: absolute(o.values["out"] ?? "Benchmarks", root: root), seed: seed,
-        perCategory: try o.int("targets") ?? 20, keep: o.flags.contains("keep"), bench: me))
+        perCategory: try o.int("targets") ?? 20, keep: o.flags.contains("keep"), bench: me,
+        shardCounts: try (o.values["shards"] ?? "5,20").split(separator: ",").map {
+          guard let n = Int($0), n >= 2 else { throw HarnessError("--shards needs numbers ≥ 2") }
+          return n
+        }, shardsUpTo: try o.int("shards-up-to"), reuse: o.flags.contains("reuse"),
+        lintUpTo: try o.int("xmllint-up-to"), peerUpTo: try o.int("peer-up-to"),
+        note: o.values["note"]))
   case "tile":
     guard o.positional.count == 3, let factor = Int(o.positional[1]), factor >= 1 else {
       throw HarnessError("tile EXTRACT.osm FACTOR OUT.osm")
