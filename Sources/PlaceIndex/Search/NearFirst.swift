@@ -57,8 +57,7 @@ extension LoadedIndex {
     let contexts = !candidates.droppedContextLists
     // Places below `first` were read in rank order; the others as they are seen here.
     let first = rank
-    // A set of the places seen, not a bitmap of every place: its cost follows the places read.
-    var seen = Set<Int>()
+    var seen = SeenPlaces(placeCount: places.count)
     // The few places whose name carries the word typed whole come first: then every other
     // place can score it only as a prefix.
     var exactNamesSeen = false
@@ -138,5 +137,28 @@ extension LoadedIndex {
           : nil
       }
     }
+  }
+}
+
+/// The places a search read from both ends has seen: a bitmap of every place for an index of
+/// up to ``bitmapUpTo`` places, else a set, whose cost follows the places seen rather than the
+/// index's size.
+struct SeenPlaces {
+  static let bitmapUpTo = 1 << 18
+  private var bits: [UInt64]
+  private var set = Set<Int>()
+
+  init(placeCount: Int) {
+    bits = placeCount <= Self.bitmapUpTo ? Array(repeating: 0, count: (placeCount + 63) / 64) : []
+  }
+
+  @inline(__always)
+  func contains(_ rank: Int) -> Bool {
+    bits.isEmpty ? set.contains(rank) : bits[rank >> 6] & (1 << UInt64(rank & 63)) != 0
+  }
+
+  @inline(__always)
+  mutating func insert(_ rank: Int) {
+    if bits.isEmpty { set.insert(rank) } else { bits[rank >> 6] |= 1 << UInt64(rank & 63) }
   }
 }

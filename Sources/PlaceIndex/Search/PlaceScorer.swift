@@ -83,8 +83,17 @@ struct PlaceScorer {
   private mutating func openWords() throws {
     opened = true
     guard driverMap != nil else {
+      // A word of few places against the index's size is sought; one of many is read whole
+      // (the heap that merges its lists costs more per place than an array of every place).
+      maps = Array(repeating: nil, count: resolved.count)
       seekers = try resolved.indices.map { i in
-        i == toldWord ? nil : try PostingsMerger(postings: index.postings, words: [resolved[i]])
+        guard i != toldWord else { return nil }
+        if WordHitMap.isFew(resolved[i], placeCount: index.places.count) {
+          return try PostingsMerger(postings: index.postings, words: [resolved[i]])
+        }
+        let key = i < context.wordKeys.count ? context.wordKeys[i] : nil
+        maps[i] = try index.hitMap(resolved[i], key: key)
+        return nil
       }
       return
     }
@@ -96,29 +105,17 @@ struct PlaceScorer {
     }
   }
 
-  /// Scores, from `rank` on in rank order, the places whose primary or alternative name
-  /// carries a typed word whole, into `best`, until even a perfect match could not enter:
-  /// what a search in rank order reads once no other place can enter. Every word's hits
-  /// come from its postings, the told word's too.
-  mutating func scoreExactNames(from rank: Int, into best: inout TopPlaces) throws {
-    if !opened { try openWords() }
-    guard !seekers.isEmpty else { return }
+  /// The places whose primary or alternative name carries a typed word whole, as one stream
+  /// to seek in rank order (``PostingsMerger/hits(at:)`` is empty for a place that is not
+  /// one); nil when no word is a whole token.
+  func exactNames() throws -> PostingsMerger? {
     let exact = resolved.compactMap(\.exact).map {
       ResolvedToken(range: $0..<($0 + 1), exact: $0, typos: [], cost: 0, typedLength: 0)
     }
-    guard !exact.isEmpty else { return }
-    if let told = toldWord {
-      seekers[told] = try PostingsMerger(postings: index.postings, words: [resolved[told]])
-    }
+    guard !exact.isEmpty else { return nil }
     var names = try PostingsMerger(postings: index.postings, words: exact)
     names.dropContextLists()
-    while let p = try names.next() {
-      guard p >= rank else { continue }
-      let importance = try decode(p)
-      if best.isFull && maxText + maxGeo + importance < best.worst { return }
-      for i in hits.indices { hits[i] = try seekers[i]!.hits(at: p) }
-      try insert(p, importance: importance, geoBound: maxGeo, into: &best)
-    }
+    return names
   }
 
   /// The best text score of a place, from what the postings tell of it: whether the driving
@@ -145,15 +142,24 @@ struct PlaceScorer {
   ) throws {
     if !opened { try openWords() }
     for i in hits.indices {
-      if i == toldWord {
-        hits[i] = driverHits
-      } else if seekers.isEmpty {
-        hits[i] = maps[i]![rank]
-      } else {
-        hits[i] = try seekers[i]!.hits(at: rank)
-      }
+      hits[i] = i == toldWord ? driverHits : try wordHits(i, rank)
     }
     try insert(rank, importance: importance, geoBound: geoBound, into: &best)
+  }
+
+  /// Word `i`'s hits in place `rank`: from its map, else from its seeker, which is read whole
+  /// into a map instead once it has worked more than ``Ranking/seekStepsPerPosting`` allows (a
+  /// search that reads far then pays about what reading the word whole costs).
+  @inline(__always)
+  private mutating func wordHits(_ i: Int, _ rank: Int) throws -> WordHits {
+    if let map = maps[i] { return map[rank] }
+    let found = try seekers[i]!.hits(at: rank)
+    if seekers[i]!.steps * Ranking.seekStepsPerPosting > resolved[i].cost {
+      seekers[i] = nil
+      let key = i < context.wordKeys.count ? context.wordKeys[i] : nil
+      maps[i] = try index.hitMap(resolved[i], key: key)
+    }
+    return found
   }
 
   /// Inserts the place ``decode(_:)`` read last into `best`, with the words' ``hits`` in it,

@@ -76,11 +76,15 @@ struct PostingsMerger {
     return value
   }
 
+  /// How often ``hits(at:)`` moved a list: its work, against reading the lists whole.
+  private(set) var steps = 0
+
   /// Where the single word lies in place `rank`, which is not below the rank asked for
   /// before: every list whose next place lies before it moves to its first place from it.
   mutating func hits(at rank: Int) throws -> WordHits {
     while let h = heap.top, h.value < rank {
       heap.replaceTop(try cursors[h.cursor].advance(to: rank))
+      steps += 1
     }
     guard let h = heap.top, h.value == rank else { return [] }
     var found: WordHits = []

@@ -91,6 +91,11 @@ enum Ranking {
 
   /// Radii of the rings read around the focus, in meters.
   static let ringRadii: [Double] = [250, 500, 1_000, 2_000, 4_000, 8_000, 16_000, 32_000]
+  /// A word that does not drive a search is read from its postings as far as the places
+  /// scored, until its lists have moved more than 1/this of its postings' count; then whole,
+  /// into a hit map: the heap that merges its lists costs more per place than reading them
+  /// whole, which pays when the search reads far.
+  static let seekStepsPerPosting = 8
   /// Most places in a ring.
   static let ringPlaces = 4096
   /// At most this many places whose name carries the typed word whole are read first.
@@ -176,7 +181,8 @@ enum Ranking {
         "work limits are positive",
         [
           wholeNameMinimum, relaxedBudget, maxTypoCandidates, typoSkipDepth, infixMinimum,
-          maxInfixCandidates, ringPlaces, exactNamesFirst, nearFirstAfter, nearFirstMinimumCost,
+          maxInfixCandidates, ringPlaces, seekStepsPerPosting, exactNamesFirst, nearFirstAfter,
+          nearFirstMinimumCost,
           candidatesPerResult, typoWhenFewerThanLimits,
         ].allSatisfy { $0 > 0 }
       ),

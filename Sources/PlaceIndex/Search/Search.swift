@@ -250,7 +250,11 @@ extension LoadedIndex {
     var lastImportance = Double.infinity
     let maxGeo = scorer.maxGeo
     var decodes = 0
+    // Once set, the places whose name carries a typed word whole: the only candidates left
+    // that can enter.
+    var exactOnly: PostingsMerger? = nil
     while let rank = try candidates.next() {
+      if exactOnly != nil, try exactOnly!.hits(at: rank) == [] { continue }
       // Nearness keeps this scan from stopping: read the rest from both ends.
       if decodes == Ranking.nearFirstAfter && candidates.driverMap != nil && maxGeo > 0,
         try collectNearFirst(
@@ -277,14 +281,16 @@ extension LoadedIndex {
       // perfect text and geo match could not enter the results.
       let laterText = rank > candidates.lastExactName ? scorer.maxPrefixText : scorer.maxText
       if best.isFull && laterText + maxGeo + importance < best.worst { break }
-      // No later place whose name lacks every typed word whole can enter: the places whose
-      // name carries one are the rest to read (a search of several short words, "R A", would
-      // else read every candidate: each word may be some name's whole word).
-      if best.isFull && candidates.driverMap == nil
+      // No later place whose name lacks every typed word whole can enter: only the
+      // candidates whose name carries one are read from here (a search of several short
+      // words, "R A", would else read every candidate: each word may be some name's whole
+      // word, so the bound above stays high).
+      if exactOnly == nil && best.isFull && candidates.driverMap == nil
         && scorer.maxTextOfPrefixes + maxGeo + importance < best.worst
       {
-        try scorer.scoreExactNames(from: rank, into: &best)
-        return
+        guard let names = try scorer.exactNames() else { break }
+        exactOnly = names
+        guard try exactOnly!.hits(at: rank) != [] else { continue }
       }
       try scorer.score(
         rank, driverHits: candidates.hits, importance: importance, geoBound: maxGeo, into: &best)

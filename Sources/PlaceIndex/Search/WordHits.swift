@@ -78,10 +78,16 @@ final class WordHitMap: @unchecked Sendable {
   /// A word whose postings hold at most the place count over this is kept sparse.
   static let sparseBelow = 32
 
+  /// Whether `word` holds few places against the index's `placeCount`: its map is a sorted
+  /// array, and a search in rank order seeks its postings instead of reading them whole.
+  static func isFew(_ word: ResolvedToken, placeCount: Int) -> Bool {
+    word.cost <= placeCount / sparseBelow
+  }
+
   /// Reads the lists of `word`'s prefix range and typo candidates.
   init(_ word: ResolvedToken, postings: Postings, placeCount: Int) throws {
     words = (placeCount + 63) / 64
-    if word.cost <= placeCount / Self.sparseBelow {
+    if Self.isFew(word, placeCount: placeCount) {
       var merger = try PostingsMerger(postings: postings, words: [word])
       var ranks: [Int32] = []
       var hits: [UInt16] = []
