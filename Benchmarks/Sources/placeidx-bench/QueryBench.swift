@@ -14,18 +14,23 @@ protocol SearchSession: AnyObject {
 final class OursSession: SearchSession, @unchecked Sendable {
   let client: PlacesClient
   let rankOfID: [String: Int]
+  /// Whether an ID that `rankOfID` lacks counts as -2 - (its hash), never as a rank, rather
+  /// than as -1 (for comparing shards' answers with one index's).
+  let marksForeignIDs: Bool
   private(set) var errors = 0
 
-  init(client: PlacesClient, rankOfID: [String: Int]) {
+  init(client: PlacesClient, rankOfID: [String: Int], marksForeignIDs: Bool = false) {
     self.client = client
     self.rankOfID = rankOfID
+    self.marksForeignIDs = marksForeignIDs
   }
 
   func search(_ query: String, origin: Coordinate?) -> [Int] {
     let request = AutocompleteRequest(query: query, filter: AutocompleteFilter(origin: origin))
     do {
       return try client.autocompleteSuggestions(for: request).map {
-        $0.placeSuggestion.flatMap { rankOfID[$0.placeID] } ?? -1
+        guard let id = $0.placeSuggestion?.placeID else { return -1 }
+        return rankOfID[id] ?? (marksForeignIDs ? -2 - abs(id.hashValue % 1_000_000) : -1)
       }
     } catch {
       errors += 1

@@ -241,8 +241,9 @@ enum Scale {
           paths.append(path)
         }
         let shardIndexes = try paths.map { try LoadedIndex(path: $0) }
-        let session = ScaleShards.IDSession(
-          client: PlacesClient(indexes: shardIndexes), rankOfID: corpus.rankOfID)
+        let session = OursSession(
+          client: PlacesClient(indexes: shardIndexes), rankOfID: corpus.rankOfID,
+          marksForeignIDs: true)
         _ = QueryRunner.run(requests, sessions: [session])
         let run = QueryRunner.run(requests, sessions: [session], passes: 3)
         var differing = 0

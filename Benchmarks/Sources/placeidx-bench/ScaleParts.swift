@@ -194,28 +194,4 @@ enum ScaleShards {
   static func copies(_ s: Int, of n: Int, factor: Int) -> Range<Int> {
     (s * factor / n)..<((s + 1) * factor / n)
   }
-
-  /// A session that gives the place IDs of the top 5 (for comparing shard answers).
-  final class IDSession: SearchSession, @unchecked Sendable {
-    let client: PlacesClient
-    let rankOfID: [String: Int]
-    private(set) var errors = 0
-    init(client: PlacesClient, rankOfID: [String: Int]) {
-      self.client = client
-      self.rankOfID = rankOfID
-    }
-    func search(_ query: String, origin: Coordinate?) -> [Int] {
-      let request = AutocompleteRequest(query: query, filter: AutocompleteFilter(origin: origin))
-      do {
-        // An ID the single index does not hold counts as -2 - (its hash), never as a rank.
-        return try client.autocompleteSuggestions(for: request).map {
-          guard let id = $0.placeSuggestion?.placeID else { return -1 }
-          return rankOfID[id] ?? -2 - abs(id.hashValue % 1_000_000)
-        }
-      } catch {
-        errors += 1
-        return []
-      }
-    }
-  }
 }

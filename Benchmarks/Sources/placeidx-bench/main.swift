@@ -17,6 +17,8 @@ let usage = """
                          [--shards 5,20] [--shards-up-to FACTOR] [--reuse]
                          [--xmllint-up-to FACTOR] [--peer-up-to FACTOR] [--note TEXT]
     placeidx-bench tile EXTRACT.osm FACTOR OUT.osm
+    placeidx-bench probe-queries INDEX [--shards A,B] [--targets N] [--passes N] [--answers F]
+                                                (CPU per request of the scale mix, slowest named)
     placeidx-bench probe-open ours|peer PATH    (used by run: one open, as JSON)
     placeidx-bench read-extract PATH            (used by run: the extract reader alone)
     placeidx-bench serve-load --index FILE [--placeidx BIN] [--seconds 20] [--clients 200]
