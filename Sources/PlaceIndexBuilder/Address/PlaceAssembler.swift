@@ -80,7 +80,12 @@ struct PlaceAssembler {
         let locality =
           place.record.components.first { $0.kind == .locality }?.longText ?? cell(of: e)
         let key = TextNormalizer.fold(place.record.primaryText) + "|" + locality
-        if let i = routeIndex[key] {
+        // Only ways near the street's first one join it: two towns of one name (a
+        // "Hauptstraße" in each "Neustadt") keep a street each.
+        if let i = routeIndex[key], let first = routeMembers[i]?.first,
+          PlaceAssembler.distance(first, (e.latitudeE7, e.longitudeE7))
+            <= PlaceAssembler.routeMergeReach
+        {
           routeMembers[i, default: []].append((e.latitudeE7, e.longitudeE7))
           // Keep the smallest way id, so the street's ID is stable and independent of order.
           if e.id < routeIDs[i]! && e.kind == .way { routeIDs[i] = e.id }
@@ -141,6 +146,16 @@ struct PlaceAssembler {
   ]
 
   /// A coarse grid cell name (about 5 km), grouping unlocated streets.
+  /// Meters from a street's first way within which ways of the same name and locality join
+  /// it as one street.
+  static let routeMergeReach = 10_000.0
+
+  /// Meters between two points in 1e-7 degrees.
+  static func distance(_ a: (Int32, Int32), _ b: (Int32, Int32)) -> Double {
+    Coordinate(latitude: Double(a.0) / 1e7, longitude: Double(a.1) / 1e7).distance(
+      to: Coordinate(latitude: Double(b.0) / 1e7, longitude: Double(b.1) / 1e7))
+  }
+
   private func cell(of e: ExtractedElement) -> String {
     "\(e.latitudeE7 / 500_000),\(e.longitudeE7 / 500_000)"
   }
