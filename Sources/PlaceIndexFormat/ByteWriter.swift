@@ -10,7 +10,7 @@ public struct ByteWriter: Sendable {
   public var count: Int { bytes.count }
 
   /// Reserves room for `count` bytes in all.
-  public mutating func reserveCapacity(_ count: Int) { bytes.reserveCapacity(count) }
+  package mutating func reserveCapacity(_ count: Int) { bytes.reserveCapacity(count) }
 
   /// Appends `value` as 1 byte.
   public mutating func u8(_ value: UInt8) { bytes.append(value) }

@@ -28,7 +28,7 @@ public struct IndexFileWriter {
 
   /// The complete file image; lets go of each section once it is copied, so that the image
   /// and its sections are not held twice (the writer is empty afterwards).
-  public mutating func takeImage() -> [UInt8] {
+  package mutating func takeImage() -> [UInt8] {
     sections.sort { $0.kind < $1.kind }
     let tableSize = IndexLayout.sectionEntrySize * sections.count
     var offset = IndexLayout.headerSize + tableSize

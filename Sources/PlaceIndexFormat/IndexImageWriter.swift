@@ -25,7 +25,7 @@ public struct IndexContent: Sendable {
   public var optionsHash: UInt64 = 0
   /// Strings stored in STRINGS that no record refers to: the texts readers look up by their
   /// first bytes (PlaceCore's `LocalTexts`).
-  public var extraStrings: [String] = []
+  package var extraStrings: [String] = []
 
   /// Creates empty content.
   public init() {}
@@ -34,7 +34,7 @@ public struct IndexContent: Sendable {
 /// The places an index holds, in rank order, as ``IndexImageWriter`` reads them: one at a time
 /// and as often as it needs, so that a builder can keep them packed (or on disk) instead of as
 /// Swift values.
-public protocol IndexPlaceSource {
+package protocol IndexPlaceSource {
   /// Number of places.
   var count: Int { get }
   /// Place `i`'s record (its type list an index into the content's `typeLists`).
@@ -98,7 +98,7 @@ public enum IndexImageWriter {
   /// content's own places and terms are not read), and the number of distinct tokens. Reads
   /// the places one at a time, in a few passes; what it keeps of them is compact: the tokens,
   /// the strings, four bytes per posting and the sections' bytes.
-  public static func image(_ content: IndexContent, places source: some IndexPlaceSource)
+  package static func image(_ content: IndexContent, places source: some IndexPlaceSource)
     throws(IndexWriterError) -> (bytes: [UInt8], tokenCount: Int)
   {
     let count = source.count

@@ -300,7 +300,7 @@ public struct PostingsCursor {
   /// The first place from `target` on, or nil when the list holds none: skips the places
   /// before it (a bitmap list by whole bytes) and consumes the one returned, as `next()` does.
   @inline(__always)
-  public mutating func advance(to target: Int) throws -> Int? {
+  package mutating func advance(to target: Int) throws -> Int? {
     if isBitmap, remaining > 0 {
       // Whole bytes before the target's byte are counted and passed over: the bits left of
       // the byte being read, then the bytes up to the target's.

@@ -99,7 +99,7 @@ public struct RecordTableWriter: Sendable {
   public init() {}
 
   /// Appends one record.
-  public mutating func append(_ record: [UInt8]) {
+  package mutating func append(_ record: [UInt8]) {
     data.append(contentsOf: record)
     ends.append(data.count)
   }

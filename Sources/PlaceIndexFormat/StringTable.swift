@@ -116,7 +116,7 @@ public struct StringTableBuilder {
   }
 
   /// Whether `s` is registered.
-  public func contains(_ s: String) -> Bool { strings.find(s) != nil }
+  package func contains(_ s: String) -> Bool { strings.find(s) != nil }
 
   /// Fixes the ids; call after all inserts.
   public mutating func freeze() {
