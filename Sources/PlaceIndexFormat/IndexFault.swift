@@ -23,6 +23,10 @@ public enum IndexFault: Error, Equatable, Sendable, CustomStringConvertible {
   /// Places `rank - 1` and `rank` are equally important but not in element order (kind, then
   /// id, increasing), as ties are ranked.
   case tiedPlacesOutOfOrder(rank: Int, previous: String, place: String)
+  /// A section holds more bytes than its 32-bit offsets reach (``IndexLayout/maxSectionBytes``).
+  case sectionTooLarge(section: String, bytes: Int, limit: Int)
+  /// More places than ranks reach (``IndexLayout/maxPlaces``).
+  case tooManyPlaces(count: Int, limit: Int)
 
   public var description: String {
     switch self {
@@ -41,6 +45,10 @@ public enum IndexFault: Error, Equatable, Sendable, CustomStringConvertible {
       "place \(rank) has importance \(importance) after \(previous): places must be in importance order, most important first"
     case .tiedPlacesOutOfOrder(let rank, let previous, let place):
       "place \(rank) (\(place)) follows \(previous) at equal importance: ties must be in element order (kind, then id)"
+    case .sectionTooLarge(let section, let bytes, let limit):
+      "the \(section) section would hold \(bytes) bytes, over the format's \(limit) (its offsets are 32-bit): build the extract as several shards (placeidx build --split-by-country, or one build per region)"
+    case .tooManyPlaces(let count, let limit):
+      "\(count) places, over the format's \(limit) per file: build the extract as several shards (placeidx build --split-by-country, or one build per region)"
     }
   }
 }

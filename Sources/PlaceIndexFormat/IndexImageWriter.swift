@@ -39,8 +39,8 @@ package protocol IndexPlaceSource {
   var count: Int { get }
   /// Place `i`'s record (its type list an index into the content's `typeLists`).
   func record(_ i: Int) -> PlaceRecord
-  /// Place `i`'s record with its numbers only (element, position, importance, type list)
-  /// and no texts, for the sections that need no more.
+  /// Place `i`'s record with its numbers only (element, position, importance, type list,
+  /// viewport) and no texts, for the sections that need no more.
   func numbers(_ i: Int) -> PlaceRecord
   /// Place `i`'s terms: of its primary name, only of its alternative names, of its context.
   func terms(_ i: Int) -> (name: [String], alternative: [String], context: [String])
@@ -102,7 +102,7 @@ public enum IndexImageWriter {
     throws(IndexWriterError) -> (bytes: [UInt8], tokenCount: Int)
   {
     let count = source.count
-    precondition(count < Int(UInt32.max), "too many places")
+    try checkPlaceCount(count)
     // One pass: the rank order, the tokens, the type lists' uses and the strings.
     var tokenSet = Set<String>()
     var uses = [Int](repeating: 0, count: content.typeLists.count)
@@ -125,11 +125,11 @@ public enum IndexImageWriter {
     let tokens = tokenSet.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
     tokenSet = []
 
-    var file = IndexFileWriter()
-    file.dataTimestamp = content.dataTimestamp
-    file.optionsHash = content.optionsHash
-    file.add(.tokens, TokenDictionaryWriter.serialize(tokens))
-    file.add(.postings, postings(source, tokens: tokens))
+    var file = CheckedSections()
+    file.writer.dataTimestamp = content.dataTimestamp
+    file.writer.optionsHash = content.optionsHash
+    try file.add(.tokens, TokenDictionaryWriter.serialize(tokens))
+    try file.add(.postings, postings(source, tokens: tokens))
     // Type lists, the most used first: small ids, and the four most used share a byte with a
     // record's flags.
     let order = uses.indices.sorted { uses[$0] != uses[$1] ? uses[$0] > uses[$1] : $0 < $1 }
@@ -140,22 +140,48 @@ public enum IndexImageWriter {
     var numbers = places
     numbers.numbersOnly = true
 
-    file.add(.metadata, content.metadataJSON)
-    file.add(.strings, strings.serialize())
-    file.add(
+    try file.add(.metadata, content.metadataJSON)
+    try file.add(.strings, strings.serialize())
+    try file.add(
       .types,
       TypeTableWriter.serialize(
         names: content.typeNames, lists: typeLists, strings: strings))
-    file.add(.vocabulary, TableText.encode(content.vocabularyTSV))
+    try file.add(.vocabulary, TableText.encode(content.vocabularyTSV))
     let (records, contexts) = PlaceTableWriter.serialize(places, strings: strings)
     strings = StringTableBuilder()
-    file.add(.places, records)
-    file.add(.abbreviations, TableText.encode(content.abbreviationsTSV))
-    file.add(.placeIDs, PlaceIDTableWriter.serialize(numbers))
-    file.add(.contexts, contexts)
-    file.add(.geo, GeoTableWriter.serialize(numbers))
-    file.add(.importance, ImportanceTableWriter.serialize(numbers))
-    return (file.takeImage(), tokens.count)
+    try file.add(.places, records)
+    try file.add(.abbreviations, TableText.encode(content.abbreviationsTSV))
+    try file.add(.placeIDs, PlaceIDTableWriter.serialize(numbers))
+    try file.add(.contexts, contexts)
+    try file.add(.geo, GeoTableWriter.serialize(numbers))
+    try file.add(.importance, ImportanceTableWriter.serialize(numbers))
+    try file.add(.viewports, ViewportTableWriter.serialize(numbers))
+    return (file.writer.takeImage(), tokens.count)
+  }
+
+  /// Refuses more places than a file holds (``IndexLayout/maxPlaces``).
+  static func checkPlaceCount(_ count: Int) throws(IndexWriterError) {
+    guard count <= IndexLayout.maxPlaces else {
+      throw IndexWriterError(fault: .tooManyPlaces(count: count, limit: IndexLayout.maxPlaces))
+    }
+  }
+
+  /// Refuses a section longer than its offsets reach (``IndexLayout/maxSectionBytes``).
+  static func checkSectionSize(_ kind: SectionKind, bytes: Int) throws(IndexWriterError) {
+    guard bytes <= IndexLayout.maxSectionBytes else {
+      throw IndexWriterError(
+        fault: .sectionTooLarge(
+          section: kind.name, bytes: bytes, limit: IndexLayout.maxSectionBytes))
+    }
+  }
+
+  /// The file's sections, each checked against the format's limit as it is added.
+  struct CheckedSections {
+    var writer = IndexFileWriter()
+    mutating func add(_ kind: SectionKind, _ bytes: [UInt8]) throws(IndexWriterError) {
+      try IndexImageWriter.checkSectionSize(kind, bytes: bytes.count)
+      writer.add(kind, bytes)
+    }
   }
 
   /// The POSTINGS section. Three lists per token: the places that carry it in their primary

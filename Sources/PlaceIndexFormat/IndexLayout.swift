@@ -1,11 +1,11 @@
-// The PlaceIndex file layout, version 6.0. docs/FORMAT.md has the full description; this is the
+// The PlaceIndex file layout, version 6.1. docs/FORMAT.md has the full description; this is the
 // summary next to the code that implements it. All integers are little-endian; all offsets are
 // from the start of the file; every section starts on an 8-byte boundary.
 //
 //   offset  size  field
 //   0       8     magic: 89 50 4C 49 44 58 0D 0A  ("\x89PLIDX\r\n")
 //   8       2     format major version (6)
-//   10      2     format minor version (0)
+//   10      2     format minor version (1)
 //   12      4     flags (0; reserved)
 //   16      8     file length in bytes
 //   24      4     section count N
@@ -28,13 +28,20 @@ public enum IndexLayout {
   /// The major version this code reads and writes; another major version is refused.
   public static let majorVersion: UInt16 = 6
   /// The minor version this code writes; a reader accepts every minor version of its major.
-  public static let minorVersion: UInt16 = 0
+  public static let minorVersion: UInt16 = 1
   /// Header size in bytes.
   public static let headerSize = 64
   /// Section table entry size in bytes.
   public static let sectionEntrySize = 24
   /// Alignment of every section's start.
   public static let sectionAlignment = 8
+  /// The most bytes a section may hold: offsets inside a section (item blocks, record groups,
+  /// token blocks) are 32-bit. At the 10.6 bytes a place of the largest section (PLACES) that
+  /// is about 400 million places; the file itself (64-bit section offsets) has no such limit.
+  package static let maxSectionBytes = Int(UInt32.max)
+  /// The most places a file may hold (2^30): ranks are 32-bit in postings and the reader,
+  /// and PLACE IDS' bit positions (about 3 a place) are 32-bit.
+  package static let maxPlaces = 1 << 30
 }
 
 /// The kinds of section. A reader skips kinds it does not know.
@@ -65,6 +72,8 @@ public enum SectionKind: UInt32, Sendable, CaseIterable {
   case geo = 11
   /// Each place's importance by rank, as runs of equal values.
   case importance = 12
+  /// Each way's and relation's bounding box by rank, for place details (since 6.1).
+  case viewports = 13
 
   /// The section's name in messages.
   public var name: String {
@@ -81,6 +90,7 @@ public enum SectionKind: UInt32, Sendable, CaseIterable {
     case .contexts: "CONTEXTS"
     case .geo: "GEO"
     case .importance: "IMPORTANCE"
+    case .viewports: "VIEWPORTS"
     }
   }
 

@@ -167,7 +167,8 @@ public struct ItemTableWriter: Sendable {
 
   /// Appends one item.
   public mutating func append(_ item: [UInt8]) {
-    if count % blockSize == 0 { blockOffsets.append(UInt32(data.count)) }
+    // Past 4 GiB the section is refused as a whole (IndexImageWriter.checkSectionSize).
+    if count % blockSize == 0 { blockOffsets.append(UInt32(truncatingIfNeeded: data.count)) }
     if lengthPrefixed { data.varint(item.count) }
     data.append(item)
     count += 1

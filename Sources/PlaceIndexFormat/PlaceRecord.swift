@@ -48,6 +48,8 @@ public struct PlaceRecord: Sendable, Hashable {
   public var names: [LocalizedName]
   /// Address components.
   public var components: [AddressComponent]
+  /// The bounding box of a way's or relation's geometry (VIEWPORTS), or nil.
+  package var viewport: GeoBoxE7? = nil
   /// Creates a record.
   public init(
     osmKind: UInt8, osmID: Int64, latitudeE7: Int32, longitudeE7: Int32, importance: UInt16,

@@ -139,7 +139,8 @@ public struct RecordTableWriter: Sendable {
       let offset = start(i)
       if i % groupSize == 0 {
         groupStart = offset
-        groupOffsets.append(UInt32(offset))
+        // Past 4 GiB the section is refused as a whole (IndexImageWriter.checkSectionSize).
+        groupOffsets.append(UInt32(truncatingIfNeeded: offset))
       }
       if i % RecordTable.blockSize == 0 { blockOffsets.append(UInt16(offset - groupStart)) }
     }

@@ -236,7 +236,8 @@ public enum TokenDictionaryWriter {
     var data = ByteWriter()
     var offsets: [UInt32] = []
     for (b, first) in firsts.enumerated() {
-      offsets.append(UInt32(data.count))
+      // Past 4 GiB the section is refused as a whole (IndexImageWriter.checkSectionSize).
+      offsets.append(UInt32(truncatingIfNeeded: data.count))
       data.varint(first.count)
       data.append(first)
       let others = heads[(b * (blockSize - 1))..<min(heads.count, (b + 1) * (blockSize - 1))]

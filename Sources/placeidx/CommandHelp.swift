@@ -87,8 +87,8 @@ enum CommandHelp {
 
     One place's details: ID is a place ID as query prints it ([N…], [W…] or [R…]).
 
-      --fields a,b,c    id, displayName, formattedAddress, addressComponents, location, types,
-                        plusCode, attributions, or * (all, the default)
+      --fields a,b,c    id, displayName, formattedAddress, addressComponents, location,
+                        viewport, types, plusCode, attributions, or * (all, the default)
       --language xx     preferred name language
       --json            the Place Details (New) JSON shape
     """,

@@ -24,7 +24,7 @@ let usage = """
     placeidx query --index FILE [--index FILE…] --jsonl
     placeidx details --index FILE ID [--fields a,b,c] [--language xx] [--json]
                  fields: id, displayName, formattedAddress, addressComponents, location,
-                 types, plusCode, attributions, or * (all, the default)
+                 viewport, types, plusCode, attributions, or * (all, the default)
     placeidx inspect FILE
     placeidx verify FILE   (an index, or a packed .placeidx.tar from dist)
     placeidx dist --index FILE [-o DIR]   (index, manifest and ATTRIBUTION.txt in one tar:

@@ -59,7 +59,7 @@ func open(_ content: IndexContent, path: String = "tiny.placeidx") throws -> Ind
     let b = tinyImage()
     #expect(Array(b[0..<8]) == [0x89, 0x50, 0x4C, 0x49, 0x44, 0x58, 0x0D, 0x0A])
     #expect(b[8] == 6 && b[9] == 0)  // major 6, little-endian
-    #expect(b[10] == 0 && b[11] == 0)  // minor 0
+    #expect(b[10] == 1 && b[11] == 0)  // minor 1
     let length = b[16..<24].enumerated().reduce(UInt64(0)) {
       $0 | UInt64($1.element) << (8 * UInt64($1.offset))
     }
@@ -238,7 +238,7 @@ func open(_ content: IndexContent, path: String = "tiny.placeidx") throws -> Ind
     b[8] = 3
     #expect(
       throws: IndexFormatError.unsupportedVersion(
-        path: "tiny.placeidx", expected: 6, got: 3, gotMinor: 0)
+        path: "tiny.placeidx", expected: 6, got: 3, gotMinor: 1)
     ) {
       try open(b)
     }
@@ -438,3 +438,37 @@ func open(_ content: IndexContent, path: String = "tiny.placeidx") throws -> Ind
 }
 
 typealias SplitMix = SplitMix64
+
+/// The format's size limits are refused with an error that names them, not a trap: a section
+/// past its 32-bit offsets, a file past its place count.
+@Suite struct FormatLimitTests {
+  @Test func aSectionPastItsOffsetsIsRefusedNamingIt() throws {
+    try IndexImageWriter.checkSectionSize(.postings, bytes: IndexLayout.maxSectionBytes)
+    #expect(IndexLayout.maxSectionBytes == 4_294_967_295)
+    #expect(
+      throws: IndexWriterError(
+        fault: .sectionTooLarge(
+          section: "POSTINGS", bytes: IndexLayout.maxSectionBytes + 1,
+          limit: IndexLayout.maxSectionBytes))
+    ) {
+      try IndexImageWriter.checkSectionSize(.postings, bytes: IndexLayout.maxSectionBytes + 1)
+    }
+    let message = IndexWriterError(
+      fault: .sectionTooLarge(section: "PLACES", bytes: 5_000_000_000, limit: 4_294_967_295)
+    ).description
+    #expect(message.contains("PLACES") && message.contains("5000000000"))
+    #expect(message.contains("shards"))
+  }
+
+  @Test func morePlacesThanAFileHoldsAreRefused() throws {
+    try IndexImageWriter.checkPlaceCount(IndexLayout.maxPlaces)
+    #expect(
+      throws: IndexWriterError(
+        fault: .tooManyPlaces(count: IndexLayout.maxPlaces + 1, limit: IndexLayout.maxPlaces))
+    ) {
+      try IndexImageWriter.checkPlaceCount(IndexLayout.maxPlaces + 1)
+    }
+    // PLACE IDS' high bits for that many places (about 3 a place) stay below 2^32.
+    #expect(3 * IndexLayout.maxPlaces < 1 << 32)
+  }
+}

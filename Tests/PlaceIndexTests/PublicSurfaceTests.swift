@@ -61,6 +61,8 @@ import Testing
     let kinds: [AddressComponentKind] = components.map(\.kind)
     #expect(kinds.contains(.route))
     let code: PlusCode = try #require(place.plusCode)
+    let viewport: Viewport = try #require(place.viewport)
+    #expect(viewport.low.latitude < viewport.high.latitude)
     #expect(!code.globalCode.isEmpty)
     let session: SessionStatistics.Session = try #require(client.sessions.finishedSessions.last)
     #expect(session.selectedPlaceID == first.placeID)
@@ -104,9 +106,16 @@ import Testing
     #expect(object["id"] as? String == id)
     #expect(
       Set(object.keys) == [
-        "id", "displayName", "formattedAddress", "addressComponents", "location", "types",
-        "plusCode", "attributions",
+        "id", "displayName", "formattedAddress", "addressComponents", "location", "viewport",
+        "types", "plusCode", "attributions",
       ])
+    // The viewport holds the place's location.
+    let viewport = try #require(object["viewport"] as? [String: [String: Double]])
+    let location = try #require(object["location"] as? [String: Double])
+    for key in ["latitude", "longitude"] {
+      let (low, high, at) = (viewport["low"]?[key], viewport["high"]?[key], location[key])
+      #expect(low != nil && high != nil && low! < at! && at! < high!, "\(viewport)")
+    }
     let some = try client.fetchPlace(
       with: FetchPlaceRequest(placeID: id, placeProperties: [.displayName]))
     let one = try #require(

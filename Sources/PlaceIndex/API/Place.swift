@@ -8,6 +8,7 @@ public enum PlaceProperty: String, Sendable, Hashable, CaseIterable {
   case formattedAddress
   case addressComponents
   case coordinate = "location"
+  case viewport
   case types
   case plusCode
   case attributions
@@ -45,6 +46,21 @@ public struct PlusCode: Sendable, Hashable {
   public var compoundCode: String?
 }
 
+/// The box a map shows a place in: about 150 m each way around its position, grown to hold
+/// the whole geometry of a larger way or relation (a street, a park, a town).
+public struct Viewport: Sendable, Hashable {
+  /// The south-west corner.
+  public var low: Coordinate
+  /// The north-east corner.
+  public var high: Coordinate
+
+  /// Creates a viewport from its south-west and north-east corners.
+  public init(low: Coordinate, high: Coordinate) {
+    self.low = low
+    self.high = high
+  }
+}
+
 /// Place details; only the requested properties are set.
 public struct Place: Sendable, Hashable {
   /// The place ID.
@@ -61,6 +77,9 @@ public struct Place: Sendable, Hashable {
   public var addressComponents: [AddressComponent]?
   /// The place's position.
   public var coordinate: Coordinate?
+  /// The box to show the place in; nil in indexes older than format 6.1, which store no
+  /// geometry.
+  public var viewport: Viewport?
   /// Types, primary first.
   public var types: [String]?
   /// The plus code.

@@ -21,10 +21,10 @@ extension PlacesClient {
         "'\(request.placeID)' is not a place ID (expected N, W or R and digits)")
     }
     for index in indexes {
-      let found: PlaceEntry?
+      let found: (rank: Int, entry: PlaceEntry)?
       do {
         found = try index.places.ids.placeIndex(kind: kind, id: id).map {
-          try index.places.entry($0)
+          ($0, try index.places.entry($0))
         }
       } catch let e as IndexFormatError {
         throw .index(e.withPath(index.file.path))
@@ -32,9 +32,9 @@ extension PlacesClient {
         throw .index(
           .corrupt(path: index.file.path, section: "PLACES", offset: 0, reason: "\(error)"))
       }
-      guard let e = found else { continue }
+      guard let (rank, e) = found else { continue }
       do {
-        return try details(of: e, in: index, request: request)
+        return try details(of: e, rank: rank, in: index, request: request)
       } catch let e as PlacesError {
         throw e
       } catch {
@@ -59,9 +59,9 @@ extension PlacesClient {
     PlaceID(text).map { ($0.kind.rawValue, $0.id) }
   }
 
-  private func details(of e: PlaceEntry, in index: LoadedIndex, request: FetchPlaceRequest) throws
-    -> Place
-  {
+  private func details(
+    of e: PlaceEntry, rank: Int, in index: LoadedIndex, request: FetchPlaceRequest
+  ) throws -> Place {
     let want = request.placeProperties
     let s = index.strings
     var place = Place()
@@ -86,6 +86,14 @@ extension PlacesClient {
     if want.contains(.formattedAddress) { place.formattedAddress = texts.formattedAddress }
     if want.contains(.addressComponents) { place.addressComponents = texts.components }
     if want.contains(.coordinate) { place.coordinate = coordinate }
+    if want.contains(.viewport),
+      let box = try index.viewports?.viewport(
+        of: rank, latitudeE7: e.latitudeE7, longitudeE7: e.longitudeE7)
+    {
+      place.viewport = Viewport(
+        low: Coordinate(latitude: box.south, longitude: box.west),
+        high: Coordinate(latitude: box.north, longitude: box.east))
+    }
     if want.contains(.types) { place.types = index.types.types(ofList: e.typeList) }
     if want.contains(.attributions) { place.attributions = [index.attribution] }
     if want.contains(.plusCode) {

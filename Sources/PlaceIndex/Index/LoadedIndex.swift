@@ -13,6 +13,8 @@ public final class LoadedIndex: Sendable {
   let postings: Postings
   let places: PlaceTable
   let geo: GeoTable
+  /// Ways' and relations' bounding boxes; nil in files before format 6.1.
+  let viewports: ViewportTable?
   let types: TypeTable
   private let vocabularyCell: ParsedOnce<PlaceTypeVocabulary>
   private let abbreviationsCell: ParsedOnce<Abbreviations>
@@ -60,6 +62,12 @@ public final class LoadedIndex: Sendable {
       }
       let (gb, go) = try section(.geo)
       geo = try GeoTable(gb, fileOffset: go, places: places)
+      if let v = file.section(.viewports) {
+        viewports = try ViewportTable(
+          file.bytes(of: v), fileOffset: v.offset, placeCount: places.count)
+      } else {
+        viewports = nil
+      }
       let (vs, _) = try file.requiredBytes(.vocabulary)
       let (`as`, _) = try file.requiredBytes(.abbreviations)
       // Decoded on first use, from the bytes of `file`, which the cells' owner keeps.
@@ -194,6 +202,7 @@ public final class LoadedIndex: Sendable {
       try places.ids.verify()
       try places.verifyRankOrder()
       try geo.verify()
+      try viewports?.verify()
       _ = try vocabulary
       _ = try abbreviations
     } catch let e as PlacesError {

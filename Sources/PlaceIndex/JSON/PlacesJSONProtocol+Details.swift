@@ -37,6 +37,12 @@ extension PlacesJSONProtocol {
           .object([("latitude", .number(c.latitude)), ("longitude", .number(c.longitude))])
         ))
     }
+    if let v = place.viewport {
+      func corner(_ c: Coordinate) -> JSONValue {
+        .object([("latitude", .number(c.latitude)), ("longitude", .number(c.longitude))])
+      }
+      fields.append(("viewport", .object([("low", corner(v.low)), ("high", corner(v.high))])))
+    }
     if let code = place.plusCode {
       var pc: [(String, JSONValue)] = [("globalCode", .string(code.globalCode))]
       if let compound = code.compoundCode { pc.append(("compoundCode", .string(compound))) }

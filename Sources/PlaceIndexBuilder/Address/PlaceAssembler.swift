@@ -50,6 +50,8 @@ struct PlaceAssembler {
     var routeIndex: [String: Int] = [:]
     var routeMembers: [Int: [(Int32, Int32)]] = [:]
     var routeIDs: [Int: Int64] = [:]
+    // The box around a merged street's ways.
+    var routeBoxes: [Int: GeoBoxE7] = [:]
     // The terms of texts many places share (their street, town, region, country), found once.
     var terms = TermMemo(abbreviations: abbreviations)
     // Names in other languages of streets, settlements and admin areas, for the texts of
@@ -87,6 +89,9 @@ struct PlaceAssembler {
             <= PlaceAssembler.routeMergeReach
         {
           routeMembers[i, default: []].append((e.latitudeE7, e.longitudeE7))
+          if let box = e.box {
+            if routeBoxes[i] == nil { routeBoxes[i] = box } else { routeBoxes[i]!.include(box) }
+          }
           // Keep the smallest way id, so the street's ID is stable and independent of order.
           if e.id < routeIDs[i]! && e.kind == .way { routeIDs[i] = e.id }
           counts.routesMerged += 1
@@ -95,6 +100,7 @@ struct PlaceAssembler {
         routeIndex[key] = store.count
         routeMembers[store.count] = [(e.latitudeE7, e.longitudeE7)]
         routeIDs[store.count] = place.record.osmID
+        if let box = place.record.viewport { routeBoxes[store.count] = box }
       }
       if let source { counts.countrySources[source, default: 0] += 1 }
       counts.places += 1
@@ -110,6 +116,9 @@ struct PlaceAssembler {
     }
     try store.finish()
     for (i, id) in routeIDs where id != store.key(i).id { store.patch(i, osmID: id) }
+    for (i, points) in routeMembers where points.count > 1 {
+      if let box = routeBoxes[i] { store.patch(i, viewport: box) }
+    }
     // A merged street's point: the member point nearest the members' mean.
     for (i, points) in routeMembers where points.count > 1 {
       let meanLat = points.reduce(0.0) { $0 + Double($1.0) } / Double(points.count)
@@ -317,6 +326,7 @@ struct PlaceAssembler {
       primaryText: primary, secondaryParts: secondary, countryCode: admin.countryCode ?? "",
       names: names, components: components)
     record.nameWordCount = min(Tokenizer.tokens(primary).count, Int(UInt16.max))
+    record.viewport = e.box
     let place = AssembledPlace(
       record: record, types: types, terms: terms.sorted(), altTerms: altTerms.sorted(),
       contextTerms: contextTerms.sorted())

@@ -5,8 +5,9 @@ import PlaceIndexFormat
 /// compile stage to read back one at a time: a place costs its bytes on disk and 8 bytes of
 /// offset on the heap, instead of its record, texts and terms as Swift values (about 1.3 kB).
 ///
-/// Record layout: kind (u8), id (i64), latitude, longitude (i32), importance (u16), all
-/// little-endian at fixed offsets (so that ``patch(_:osmID:)`` can rewrite them in place), then
+/// Record layout: kind (u8), id (i64), latitude, longitude (i32), importance (u16), whether
+/// a viewport is known (u8), the viewport's south, west, north, east (i32, zero when none),
+/// all little-endian at fixed offsets (so that ``patch(_:osmID:)`` can rewrite them in place), then
 /// varints and length-prefixed UTF-8: the primary text's word count, the primary text, the
 /// secondary parts, the country code, the names (language, name), the components (kind, long,
 /// short), the types, the name terms, the alternative-name terms and the context terms (each
@@ -19,7 +20,7 @@ final class PlaceStore {
   private var pages = PageBudget(pages: 0, limit: 1)
   /// Pages of the mapped file kept resident at most (64 MiB), as the node and way files do.
   static let pageLimit = 16_384
-  static let headerSize = 19
+  static let headerSize = 36
 
   /// Number of places.
   var count: Int { offsets.count }
@@ -38,6 +39,11 @@ final class PlaceStore {
     put(UInt64(UInt32(bitPattern: r.latitudeE7)), bytes: 4)
     put(UInt64(UInt32(bitPattern: r.longitudeE7)), bytes: 4)
     put(UInt64(r.importance), bytes: 2)
+    scratch.append(r.viewport == nil ? 0 : 1)
+    let box = r.viewport ?? GeoBoxE7(south: 0, west: 0, north: 0, east: 0)
+    for v in [box.south, box.west, box.north, box.east] {
+      put(UInt64(UInt32(bitPattern: v)), bytes: 4)
+    }
     varint(r.nameWordCount)
     text(r.primaryText)
     list(r.secondaryParts)
@@ -80,6 +86,15 @@ final class PlaceStore {
     let at = reader(i).at
     at.storeBytes(of: latitudeE7.littleEndian, toByteOffset: 9, as: Int32.self)
     at.storeBytes(of: longitudeE7.littleEndian, toByteOffset: 13, as: Int32.self)
+  }
+
+  /// Sets place `i`'s viewport (a street's, around the ways it merged).
+  func patch(_ i: Int, viewport box: GeoBoxE7) {
+    let at = reader(i).at
+    at.storeBytes(of: 1, toByteOffset: 19, as: UInt8.self)
+    for (k, v) in [box.south, box.west, box.north, box.east].enumerated() {
+      at.storeBytes(of: v.littleEndian, toByteOffset: 20 + 4 * k, as: Int32.self)
+    }
   }
 
   /// The rank key of place `i`: importance, kind and id.
@@ -140,7 +155,7 @@ final class PlaceStore {
   func numbers(_ i: Int) -> PlaceRecord { numbers(reader(i)) }
 
   private func numbers(_ r: Reader) -> PlaceRecord {
-    PlaceRecord(
+    var record = PlaceRecord(
       osmKind: r.at.load(as: UInt8.self),
       osmID: Int64(littleEndian: r.at.loadUnaligned(fromByteOffset: 1, as: Int64.self)),
       latitudeE7: Int32(littleEndian: r.at.loadUnaligned(fromByteOffset: 9, as: Int32.self)),
@@ -148,6 +163,13 @@ final class PlaceStore {
       importance: UInt16(littleEndian: r.at.loadUnaligned(fromByteOffset: 17, as: UInt16.self)),
       typeList: 0, primaryText: "", secondaryParts: [], countryCode: "", names: [],
       components: [])
+    if r.at.load(fromByteOffset: 19, as: UInt8.self) != 0 {
+      func i32(_ k: Int) -> Int32 {
+        Int32(littleEndian: r.at.loadUnaligned(fromByteOffset: 20 + 4 * k, as: Int32.self))
+      }
+      record.viewport = GeoBoxE7(south: i32(0), west: i32(1), north: i32(2), east: i32(3))
+    }
+    return record
   }
 
   /// A reader past place `i`'s primary text and secondary parts, at its country code.

@@ -1,11 +1,13 @@
 import OSMReader
+import PlaceIndexFormat
 
 /// The place candidates of an extract as packed records in a temporary file (``SpillFile``),
 /// in the order read: 16 bytes of heap per candidate (its key and where it lies) instead of
 /// the element, its tag array and a dictionary entry (about 300 bytes).
 ///
-/// A record: kind (u8), area flag (u8), id (i64), latitude, longitude (i32), the packed tags'
-/// length (varint) and bytes (``PackedTags``). An id that comes again within a kind adds a
+/// A record: kind (u8), flags (u8: 1 an area, 2 a box follows), id (i64), latitude,
+/// longitude (i32), [the box: south, west, north, east (i32)], the packed tags' length
+/// (varint) and bytes (``PackedTags``). An id that comes again within a kind adds a
 /// later entry (a candidate, or a removal when the later element is none); ``finish(inOrder:)``
 /// sorts the entries by (kind, id) when the file was out of order and keeps the last of each.
 final class CandidateStore {
@@ -29,7 +31,7 @@ final class CandidateStore {
   func append(_ e: ExtractedElement) throws {
     scratch.removeAll(keepingCapacity: true)
     scratch.append(e.kind.rawValue)
-    scratch.append(e.isArea ? 1 : 0)
+    scratch.append((e.isArea ? 1 : 0) | (e.box == nil ? 0 : 2))
     for k in 0..<8 {
       scratch.append(UInt8(truncatingIfNeeded: UInt64(bitPattern: e.id) >> (8 * k)))
     }
@@ -37,6 +39,12 @@ final class CandidateStore {
     let lon = UInt32(bitPattern: e.longitudeE7)
     for k in 0..<4 { scratch.append(UInt8(truncatingIfNeeded: lat >> (8 * k))) }
     for k in 0..<4 { scratch.append(UInt8(truncatingIfNeeded: lon >> (8 * k))) }
+    if let b = e.box {
+      for v in [b.south, b.west, b.north, b.east] {
+        let u = UInt32(bitPattern: v)
+        for k in 0..<4 { scratch.append(UInt8(truncatingIfNeeded: u >> (8 * k))) }
+      }
+    }
     let tags = e.tags.packed
     var n = tags.count
     while n >= 0x80 {
@@ -89,7 +97,15 @@ final class CandidateStore {
     let start = Int(entries[i].offset)
     let at = base! + start
     if pages.touch(start >> 12) { file.dropResidentPages() }
-    var offset = 18
+    let flags = at.load(fromByteOffset: 1, as: UInt8.self)
+    var box: GeoBoxE7? = nil
+    if flags & 2 != 0 {
+      func i32(_ k: Int) -> Int32 {
+        Int32(littleEndian: at.loadUnaligned(fromByteOffset: 18 + 4 * k, as: Int32.self))
+      }
+      box = GeoBoxE7(south: i32(0), west: i32(1), north: i32(2), east: i32(3))
+    }
+    var offset = box == nil ? 18 : 34
     var n = 0
     var shift = 0
     while true {
@@ -111,7 +127,7 @@ final class CandidateStore {
       id: Int64(littleEndian: at.loadUnaligned(fromByteOffset: 2, as: Int64.self)),
       latitudeE7: Int32(littleEndian: at.loadUnaligned(fromByteOffset: 10, as: Int32.self)),
       longitudeE7: Int32(littleEndian: at.loadUnaligned(fromByteOffset: 14, as: Int32.self)),
-      tags: tags, isArea: at.load(fromByteOffset: 1, as: UInt8.self) != 0)
+      tags: tags, isArea: flags & 1 != 0, box: box)
   }
 
   /// The candidates in (kind, id) order, decoded one at a time.

@@ -1,4 +1,5 @@
 import OSMReader
+import PlaceIndexFormat
 
 /// The extract stage: receives OSM elements from the reader, keeps node and way geometry in
 /// temporary files (``NodeStore``, ``WayStore``), and collects the elements that can become
@@ -131,7 +132,7 @@ final class ElementCollector: OSMElementHandler {
     try add(
       ExtractedElement(
         kind: .way, id: way.id, latitudeE7: point.0, longitudeE7: point.1,
-        tags: PackedTags(way.tags), isArea: closedRing))
+        tags: PackedTags(way.tags), isArea: closedRing, box: GeoBoxE7(around: points)))
   }
 
   func handle(relation: OSMRelation) throws {
@@ -202,7 +203,8 @@ final class ElementCollector: OSMElementHandler {
     try add(
       ExtractedElement(
         kind: .relation, id: relation.id, latitudeE7: point.0, longitudeE7: point.1, tags: tags,
-        isArea: isAreaRelation))
+        isArea: isAreaRelation,
+        box: GeoBoxE7(around: rings.isEmpty ? memberPoints : rings.flatMap { $0 })))
   }
 
   /// The tags the admin stage reads of the candidates (``AdminResolver``: settlements and

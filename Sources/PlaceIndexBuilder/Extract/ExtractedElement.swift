@@ -1,4 +1,5 @@
 import OSMReader
+import PlaceIndexFormat
 
 /// An OSM element that may become a place: its id, representative point and tags.
 struct ExtractedElement: Sendable {
@@ -9,6 +10,8 @@ struct ExtractedElement: Sendable {
   var tags: PackedTags
   /// Whether the element is an area (closed way or multipolygon/boundary relation).
   var isArea: Bool
+  /// The bounding box of a way's or relation's geometry (nil for a node).
+  var box: GeoBoxE7? = nil
 }
 
 /// An administrative or place area assembled from a relation or closed way, for the admin stage.
