@@ -30,6 +30,61 @@ final class Settlements: @unchecked Sendable {
 
   private let lock = NSLock()
   private var list: [Settlement]?
+  /// The positions of `list` in cells of ``cellSize`` degrees: (row, column) → positions, in
+  /// increasing order.
+  private var cells: [Cell: [Int]] = [:]
+
+  struct Cell: Hashable {
+    var row: Int
+    var column: Int
+  }
+
+  /// Degrees of a grid cell's side.
+  static let cellSize = 0.25
+
+  static func row(_ latitude: Double) -> Int { Int((latitude / cellSize).rounded(.down)) }
+  /// The column of `longitude`, wrapped to -180 ..< 180 degrees.
+  static func column(_ longitude: Double) -> Int {
+    wrap(Int((longitude / cellSize).rounded(.down)))
+  }
+
+  /// A column number past ±180 degrees, as the column it wraps to.
+  static func wrap(_ column: Int) -> Int {
+    let columns = Int((360 / cellSize).rounded())
+    return ((column + columns / 2) % columns + columns) % columns - columns / 2
+  }
+
+  /// The settlements of `indexes` within `reach` degrees of latitude and `longitudeReach` of
+  /// longitude (across the antimeridian) of `center`, in the order of ``all(in:)``: the grid
+  /// cells the box touches, then an exact check.
+  func near(
+    _ center: Coordinate, reach: Double, longitudeReach: Double, in indexes: [LoadedIndex]
+  ) -> [Settlement] {
+    let all = self.all(in: indexes)
+    lock.lock()
+    let cells = self.cells
+    lock.unlock()
+    let rows = Settlements.row(center.latitude - reach)...Settlements.row(center.latitude + reach)
+    var positions: [Int] = []
+    if longitudeReach >= 180 {
+      for (cell, list) in cells where rows.contains(cell.row) { positions += list }
+    } else {
+      let first = Int(((center.longitude - longitudeReach) / Settlements.cellSize).rounded(.down))
+      let last = Int(((center.longitude + longitudeReach) / Settlements.cellSize).rounded(.down))
+      var seen = Set<Int>()
+      for c in first...last {
+        // Columns past ±180° wrap to the other side.
+        let column = Settlements.wrap(c)
+        guard seen.insert(column).inserted else { continue }
+        for row in rows { positions += cells[Cell(row: row, column: column)] ?? [] }
+      }
+    }
+    positions.sort()
+    return positions.map { all[$0] }.filter {
+      abs($0.coordinate.latitude - center.latitude) <= reach
+        && PlacesClient.longitudeGap($0.coordinate.longitude, center.longitude) <= longitudeReach
+    }
+  }
 
   /// Every settlement of `indexes` (a damaged place is skipped: `verify()` reports it).
   func all(in indexes: [LoadedIndex]) -> [Settlement] {
@@ -60,6 +115,13 @@ final class Settlements: @unchecked Sendable {
       }
     }
     list = out
+    for (i, s) in out.enumerated() {
+      let c = s.coordinate
+      cells[
+        Cell(row: Settlements.row(c.latitude), column: Settlements.column(c.longitude)), default: []
+      ]
+      .append(i)
+    }
     return out
   }
 }
@@ -92,10 +154,7 @@ extension PlacesClient {
     else { return nil }
     let short = String(global.dropFirst(4))
     let reach = PlacesClient.compoundReferenceReach
-    let near = settlements.all(in: indexes).filter {
-      abs($0.coordinate.latitude - center.latitude) <= reach
-        && PlacesClient.longitudeGap($0.coordinate.longitude, center.longitude) <= reach
-    }
+    let near = settlements.near(center, reach: reach, longitudeReach: reach, in: indexes)
     let ordered = near.sorted {
       let own0 = $0.isLocality && $0.name == locality
       let own1 = $1.isLocality && $1.name == locality
@@ -112,7 +171,13 @@ extension PlacesClient {
   /// plus-code suggestion shows, and the country it is counted in.
   func nearestSettlement(to point: Coordinate) -> Settlements.Settlement? {
     var best: (settlement: Settlements.Settlement, distance: Double)?
-    for s in settlements.all(in: indexes) {
+    // 20 km is under 0.18 degrees of latitude, and of longitude under 0.18 / cos(latitude).
+    let reach = 0.2
+    let coldest = min(90, abs(point.latitude) + reach)
+    let longitudeReach = coldest >= 89 ? 180 : reach / cos(coldest * Double.pi / 180)
+    for s in settlements.near(
+      point, reach: reach, longitudeReach: min(180, longitudeReach), in: indexes)
+    {
       let d = s.coordinate.distance(to: point)
       guard d < 20_000 else { continue }
       if let b = best {
