@@ -64,6 +64,12 @@ struct PlacesRouter: Sendable {
     Self.withCommonHeaders(early(request) ?? answer(request))
   }
 
+  /// The answer to a whole request whose head ``check(head:)`` has passed (the daemon's path:
+  /// the head's checks are not made twice).
+  func respond(toChecked request: HTTPRequest) -> HTTPResponse {
+    Self.withCommonHeaders(answer(request))
+  }
+
   /// CORS (any origin may call: there are no cookies, and the key, when one is needed, travels
   /// with each request) and nosniff, on every response.
   static func withCommonHeaders(_ response: HTTPResponse) -> HTTPResponse {
@@ -153,10 +159,9 @@ struct PlacesRouter: Sendable {
       return .json(200, #"{"status":"ok"}"#)
     case .autocomplete:
       do throws(PlacesError) {
-        let request = try PlacesJSONProtocol.decodeRequest(
-          String(decoding: request.body, as: UTF8.self))
+        let request = try PlacesJSONProtocol.decodeRequest(body: request.body)
         let suggestions = try client.autocompleteSuggestions(for: request)
-        return .json(200, PlacesJSONProtocol.encodeResponse(suggestions))
+        return .json(200, bytes: PlacesJSONProtocol.encodeResponseBytes(suggestions))
       } catch {
         return Self.error(error)
       }
