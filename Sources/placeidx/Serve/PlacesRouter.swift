@@ -8,8 +8,9 @@ struct PlacesRouter: Sendable {
   static let maxBodyBytes = 64 * 1024
   /// The longest path plus query.
   static let maxTargetBytes = 4 * 1024
-  /// The most bytes of headers (libmicrohttpd refuses far larger ones itself, with 431).
-  static let maxHeaderBytes = 16 * 1024
+  /// The most bytes of headers (libmicrohttpd refuses those past its 16 KiB of connection
+  /// memory itself, with 431).
+  static let maxHeaderBytes = 8 * 1024
   /// The most characters of request text an error message repeats.
   static let maxEchoedCharacters = 80
 
@@ -85,7 +86,8 @@ struct PlacesRouter: Sendable {
     }
     if request.headerBytes > Self.maxHeaderBytes {
       return Self.error(
-        431, "REQUEST_HEADER_FIELDS_TOO_LARGE", "the request headers are larger than 16384 bytes")
+        431, "REQUEST_HEADER_FIELDS_TOO_LARGE",
+        "the request headers are larger than \(Self.maxHeaderBytes) bytes")
     }
     guard let route = Self.route(request.path) else {
       return Self.error(
