@@ -30,6 +30,24 @@ import Testing
     }
   }
 
+  /// Seeded strings of every length up to 40 from pieces that need escapes, ASCII, and
+  /// multi-byte scalars, so that each kind lands at every place of the writer's 8-byte words.
+  @Test func seededStringsEscapeAsTheTreeDoes() {
+    let pieces = ["a", "Z", " ", "\"", "\\", "\n", "\u{1}", "\u{1F}", "é", "東", "🇫🇮", "\u{7F}", "/"]
+    var random = SplitMix64(seed: 8)
+    var escaped = 0
+    for _ in 0..<4000 {
+      var s = ""
+      for _ in 0..<(random.next() % 41) { s += pieces[Int(random.next() % UInt64(pieces.count))] }
+      var writer = JSONWriter()
+      writer.string(s)
+      let tree = JSONValue.string(s).serialized
+      #expect(writer.bytes == Array(tree.utf8), "\(s.debugDescription)")
+      if tree.utf8.count > s.utf8.count + 2 { escaped += 1 }
+    }
+    #expect(escaped > 3000)
+  }
+
   @Test func numbersAsTheTreeDoes() {
     var random = SplitMix64(seed: 24)
     var values: [Double] = [

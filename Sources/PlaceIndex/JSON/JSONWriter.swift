@@ -46,6 +46,32 @@ package struct JSONWriter {
     bytes.append(UInt8(ascii: "]"))
   }
 
+  /// Bytes of JSON text as they are, no comma: for a fixed stretch of a known shape
+  /// (`{"text":`), the caller answering for its commas.
+  package mutating func raw(_ text: StaticString) {
+    text.withUTF8Buffer { bytes.append(contentsOf: $0) }
+  }
+
+  /// A string's JSON text, no comma (with ``raw(_:)``).
+  package mutating func rawString(_ s: String) { Self.writeString(s, to: &bytes) }
+
+  /// The inside of a string's JSON text, escaped, no quotes (with ``raw(_:)``).
+  package mutating func rawEscaped(_ s: String) {
+    var s = s
+    s.withUTF8 { Self.writeEscaped($0, to: &bytes) }
+  }
+
+  /// A number's JSON text, no comma (with ``raw(_:)``).
+  package mutating func rawNumber(_ n: Double) {
+    if n.isFinite, n == n.rounded(), abs(n) < 1e15 {
+      Self.writeInteger(Int64(n), to: &bytes)
+    } else if n.isFinite {
+      bytes.append(contentsOf: "\(n)".utf8)
+    } else {
+      bytes.append(contentsOf: "null".utf8)
+    }
+  }
+
   /// An object member's key; its value comes next.
   package mutating func key(_ k: StaticString) {
     separate()
@@ -88,13 +114,7 @@ package struct JSONWriter {
   /// A number exactly as ``JSONValue/number(_:)`` writes it.
   package mutating func number(_ n: Double) {
     separate()
-    if n.isFinite, n == n.rounded(), abs(n) < 1e15 {
-      Self.writeInteger(Int64(n), to: &bytes)
-    } else if n.isFinite {
-      bytes.append(contentsOf: "\(n)".utf8)
-    } else {
-      bytes.append(contentsOf: "null".utf8)
-    }
+    rawNumber(n)
   }
 
   package mutating func bool(_ b: Bool) {
@@ -142,34 +162,67 @@ package struct JSONWriter {
   }
 
   /// The inside of a JSON string: runs of plain bytes copied whole, `"`, `\\` and control
-  /// characters escaped as ``JSONValue/writeString(_:to:)`` escapes them.
+  /// characters escaped as ``JSONValue/writeString(_:to:)`` escapes them. Eight bytes at a time
+  /// are looked at for one that needs an escape (SWAR), byte by byte only where one may.
   static func writeEscaped(_ utf8: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
+    guard let base = utf8.baseAddress else { return }
+    let n = utf8.count
     var runStart = 0
     var i = 0
-    let n = utf8.count
     while i < n {
-      let b = utf8[i]
-      if b >= 0x20 && b != UInt8(ascii: "\"") && b != UInt8(ascii: "\\") {
+      if n - i >= 8 {
+        let word = UInt64(littleEndian: UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self))
+        if !mayNeedEscape(word) {
+          i += 8
+          continue
+        }
+      }
+      let end = min(i + 8, n)
+      while i < end {
+        let b = base[i]
+        if b >= 0x20 && b != UInt8(ascii: "\"") && b != UInt8(ascii: "\\") {
+          i += 1
+          continue
+        }
+        if runStart < i {
+          out.append(contentsOf: UnsafeBufferPointer(start: base + runStart, count: i - runStart))
+        }
+        appendEscape(b, to: &out)
         i += 1
-        continue
+        runStart = i
       }
-      if runStart < i { out.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<i])) }
-      switch b {
-      case UInt8(ascii: "\""): out.append(contentsOf: [0x5C, 0x22])
-      case UInt8(ascii: "\\"): out.append(contentsOf: [0x5C, 0x5C])
-      case 0x0A: out.append(contentsOf: [0x5C, UInt8(ascii: "n")])
-      case 0x0D: out.append(contentsOf: [0x5C, UInt8(ascii: "r")])
-      case 0x09: out.append(contentsOf: [0x5C, UInt8(ascii: "t")])
-      default:
-        let hex: StaticString = "0123456789abcdef"
-        let digits = hex.utf8Start
-        out.append(contentsOf: [
-          0x5C, UInt8(ascii: "u"), 0x30, 0x30, digits[Int(b >> 4)], digits[Int(b & 15)],
-        ])
-      }
-      i += 1
-      runStart = i
     }
-    if runStart < n { out.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<n])) }
+    if runStart < n {
+      out.append(contentsOf: UnsafeBufferPointer(start: base + runStart, count: n - runStart))
+    }
+  }
+
+  /// Whether one of the eight bytes may be a control character, `"` or `\\` (never false when
+  /// one is; sometimes true when none is, past a byte of 0x80 or more).
+  @inline(__always) static func mayNeedEscape(_ w: UInt64) -> Bool {
+    let ones: UInt64 = 0x0101_0101_0101_0101
+    let high: UInt64 = 0x8080_8080_8080_8080
+    let control = (w &- ones &* 0x20) & ~w & high
+    let q = w ^ (ones &* 0x22)
+    let quote = (q &- ones) & ~q & high
+    let s = w ^ (ones &* 0x5C)
+    let slash = (s &- ones) & ~s & high
+    return (control | quote | slash) != 0
+  }
+
+  @inline(__always) static func appendEscape(_ b: UInt8, to out: inout [UInt8]) {
+    switch b {
+    case UInt8(ascii: "\""): out.append(contentsOf: [0x5C, 0x22])
+    case UInt8(ascii: "\\"): out.append(contentsOf: [0x5C, 0x5C])
+    case 0x0A: out.append(contentsOf: [0x5C, UInt8(ascii: "n")])
+    case 0x0D: out.append(contentsOf: [0x5C, UInt8(ascii: "r")])
+    case 0x09: out.append(contentsOf: [0x5C, UInt8(ascii: "t")])
+    default:
+      let hex: StaticString = "0123456789abcdef"
+      let digits = hex.utf8Start
+      out.append(contentsOf: [
+        0x5C, UInt8(ascii: "u"), 0x30, 0x30, digits[Int(b >> 4)], digits[Int(b & 15)],
+      ])
+    }
   }
 }

@@ -68,65 +68,59 @@ public enum PlacesJSONProtocol {
     String(decoding: encodeResponseBytes(suggestions), as: UTF8.self)
   }
 
-  /// The response line's UTF-8 bytes, written directly (``JSONWriter``): byte for byte
-  /// `responseObject(suggestions).serialized`, without the tree.
+  /// The response line's UTF-8 bytes, written directly (``JSONWriter``, fixed stretches of
+  /// the shape as they are): byte for byte `responseObject(suggestions).serialized`, without the
+  /// tree. A field added to the response is added to both (`JSONWriterTests` compares them).
   package static func encodeResponseBytes(_ suggestions: [AutocompleteSuggestion]) -> [UInt8] {
-    var w = JSONWriter(capacity: 256 + 320 * suggestions.count)
-    w.beginObject()
-    w.key("suggestions")
-    w.beginArray()
+    var w = JSONWriter(capacity: 256 + 384 * suggestions.count)
+    w.raw(#"{"suggestions":["#)
+    var first = true
     for s in suggestions {
       guard let p = s.placeSuggestion else { continue }
-      w.beginObject()
-      w.key("placePrediction")
-      w.beginObject()
-      w.key("place")
-      w.string("places/", p.placeID)
-      w.key("placeId")
-      w.string(p.placeID)
-      w.key("text")
+      w.raw(
+        first ? #"{"placePrediction":{"place":"places/"# : #",{"placePrediction":{"place":"places/"#
+      )
+      first = false
+      w.rawEscaped(p.placeID)
+      w.raw(#"","placeId":"#)
+      w.rawString(p.placeID)
+      w.raw(#","text":"#)
       write(p.fullText, to: &w)
-      w.key("structuredFormat")
-      w.beginObject()
-      w.key("mainText")
+      w.raw(#","structuredFormat":{"mainText":"#)
       write(p.primaryText, to: &w)
-      w.key("secondaryText")
+      w.raw(#","secondaryText":"#)
       write(p.secondaryText, to: &w)
-      w.endObject()
-      w.key("types")
-      w.beginArray()
-      for t in p.types { w.string(t) }
-      w.endArray()
-      if let d = p.distanceMeters {
-        w.key("distanceMeters")
-        w.number(Double(d))
+      w.raw(#"},"types":["#)
+      for (i, t) in p.types.enumerated() {
+        if i > 0 { w.raw(",") }
+        w.rawString(t)
       }
-      w.endObject()
-      w.endObject()
+      w.raw("]")
+      if let d = p.distanceMeters {
+        w.raw(#","distanceMeters":"#)
+        w.rawNumber(Double(d))
+      }
+      w.raw("}}")
     }
-    w.endArray()
-    w.endObject()
+    w.raw("]}")
     return w.bytes
   }
 
   static func write(_ t: MatchedText, to w: inout JSONWriter) {
-    w.beginObject()
-    w.key("text")
-    w.string(t.text)
+    w.raw(#"{"text":"#)
+    w.rawString(t.text)
     if !t.matches.isEmpty {
-      w.key("matches")
-      w.beginArray()
-      for m in t.matches {
-        w.beginObject()
-        w.key("startOffset")
-        w.number(Double(m.lowerBound))
-        w.key("endOffset")
-        w.number(Double(m.upperBound))
-        w.endObject()
+      w.raw(#","matches":["#)
+      for (i, m) in t.matches.enumerated() {
+        w.raw(i == 0 ? #"{"startOffset":"# : #",{"startOffset":"#)
+        w.rawNumber(Double(m.lowerBound))
+        w.raw(#","endOffset":"#)
+        w.rawNumber(Double(m.upperBound))
+        w.raw("}")
       }
-      w.endArray()
+      w.raw("]")
     }
-    w.endObject()
+    w.raw("}")
   }
 
   /// The response as a tree: the shape ``encodeResponseBytes(_:)`` writes (kept as its
