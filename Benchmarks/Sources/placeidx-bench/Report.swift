@@ -441,15 +441,20 @@ extension Report {
       keystroke requests (JSON POST bodies), after a 2 s warm-up; in process is one thread, \
       in process, the same requests. Ratio per core: HTTP requests/s ÷ cores ÷ in-process \
       requests/s (wrk shares the cores). CPU per request is the server's CPU time over the \
-      requests it answered, beside the in-process run's: it does not move with the load. Then 50 slowloris connections and 10 clients sending \
-      200 KB of headers, while 40 probe requests on fresh connections are timed.
+      requests it answered, beside the in-process run's: it does not move with the load. \
+      200 closed-loop clients wait at least clients ÷ requests/s on average (Little's law; the \
+      queue column), so their p99 measures the throughput of these two shared cores more than \
+      the server's latency; a 5 s run with 8 clients after the timed one shows that. Then 50 \
+      slowloris connections and 10 clients sending 200 KB of headers, while 40 probe requests on \
+      fresh connections are timed.
 
 
       """
     s += table(
       [
         "extract", "clients", "server threads", "requests/s HTTP / in process", "ratio per core",
-        "p50", "p99", "max", "errors", "CPU µs/request HTTP / in process", "RSS before → after",
+        "p50", "p99", "max", "queue (clients ÷ rate)", "p50 / p99 at few clients", "errors",
+        "CPU µs/request HTTP / in process", "RSS before → after",
         "probes OK", "probe p50 / max",
         "431s sent back",
       ],
@@ -457,7 +462,11 @@ extension Report {
         [
           name, "\(f.clients) × \(Int(f.seconds)) s", "\(f.serverThreads)",
           "\(rate(f.requestsPerSecond)) / \(rate(f.inProcessRequestsPerSecond))",
-          String(format: "%.2f", f.ratioPerCore), us(f.p50), us(f.p99), us(f.max), "\(f.errors)",
+          String(format: "%.2f", f.ratioPerCore), us(f.p50), us(f.p99), us(f.max),
+          f.requestsPerSecond > 0 ? us(Double(f.clients) / f.requestsPerSecond * 1e6) : "–",
+          f.fewClients.map { "\(us(f.fewClientsP50 ?? 0)) / \(us(f.fewClientsP99 ?? 0)) (\($0))" }
+            ?? "–",
+          "\(f.errors)",
           String(
             format: "%.0f / %.0f", f.serverCPUMicrosPerRequest, f.inProcessCPUMicrosPerRequest),
           "\(kib(f.rssBeforeKiB)) → \(kib(f.rssAfterKiB))",

@@ -9,15 +9,21 @@ struct JSONParser {
   private let bytes: [UInt8]
   private var at = 0
 
-  private init(_ text: String) {
-    bytes = Array(text.utf8)
+  private init(_ utf8: [UInt8]) {
+    bytes = utf8
     // A byte order mark may be ignored (RFC 8259, section 8.1).
     if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { at = 3 }
   }
 
   /// Parses one JSON text: one value, with only whitespace around it.
   static func parse(_ text: String) throws(PlacesError) -> JSONValue {
-    var p = JSONParser(text)
+    try parse(utf8: Array(text.utf8))
+  }
+
+  /// Parses one JSON text given as valid UTF-8 bytes (the bytes of a String: invalid sequences
+  /// would be kept in strings, where the String path has U+FFFD).
+  static func parse(utf8: [UInt8]) throws(PlacesError) -> JSONValue {
+    var p = JSONParser(utf8)
     p.skipSpace()
     guard p.at < p.bytes.count else { throw p.fault("no JSON value (empty text)") }
     let value = try p.value(depth: 0)
@@ -71,7 +77,8 @@ struct JSONParser {
     }
     at += 1
     var pairs: [(String, JSONValue)] = []
-    var keys = Set<String>()
+    // Duplicate keys: looked for among the pairs while there are few, in a set past that.
+    var keys: Set<String>? = nil
     var comma = at
     skipSpace()
     if at < bytes.count, bytes[at] == UInt8(ascii: "}") {
@@ -89,7 +96,14 @@ struct JSONParser {
       }
       let keyStart = at
       let key = try string()
-      guard keys.insert(key).inserted else {
+      let duplicate: Bool
+      if keys == nil && pairs.count < 16 {
+        duplicate = pairs.contains { $0.0 == key }
+      } else {
+        if keys == nil { keys = Set(pairs.map(\.0)) }
+        duplicate = !keys!.insert(key).inserted
+      }
+      guard !duplicate else {
         throw fault("duplicate key '\(key)'", at: keyStart)
       }
       skipSpace()

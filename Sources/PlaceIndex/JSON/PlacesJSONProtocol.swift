@@ -14,10 +14,23 @@ public enum PlacesJSONProtocol {
   /// Decodes one request line. A blank line is refused like any other bad line, so that a
   /// caller answering line by line keeps its responses aligned with the requests.
   public static func decodeRequest(_ line: String) throws(PlacesError) -> AutocompleteRequest {
-    if line.utf8.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D || $0 == 0x0A }) {
+    try decodeRequest(validUTF8: Array(line.utf8))
+  }
+
+  /// Decodes a request body as it came (`placeidx serve`): ASCII bytes are parsed as they are,
+  /// others go through a String first (invalid UTF-8 becomes U+FFFD, as in ``decodeRequest(_:)``).
+  package static func decodeRequest(body: [UInt8]) throws(PlacesError) -> AutocompleteRequest {
+    if body.allSatisfy({ $0 < 0x80 }) { return try decodeRequest(validUTF8: body) }
+    return try decodeRequest(String(decoding: body, as: UTF8.self))
+  }
+
+  private static func decodeRequest(validUTF8 line: [UInt8]) throws(PlacesError)
+    -> AutocompleteRequest
+  {
+    if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D || $0 == 0x0A }) {
       throw .invalidArgument("empty request line: each line must be one JSON request object")
     }
-    let json = try JSONValue.parse(line)
+    let json = try JSONParser.parse(utf8: line)
     guard case .object(let pairs) = json else {
       throw .invalidArgument("a request must be a JSON object")
     }
@@ -52,6 +65,67 @@ public enum PlacesJSONProtocol {
 
   /// Encodes suggestions as one response line.
   public static func encodeResponse(_ suggestions: [AutocompleteSuggestion]) -> String {
+    String(decoding: encodeResponseBytes(suggestions), as: UTF8.self)
+  }
+
+  /// The response line's UTF-8 bytes, written directly (``JSONWriter``, fixed stretches of
+  /// the shape as they are): byte for byte `responseObject(suggestions).serialized`, without the
+  /// tree. A field added to the response is added to both (`JSONWriterTests` compares them).
+  package static func encodeResponseBytes(_ suggestions: [AutocompleteSuggestion]) -> [UInt8] {
+    var w = JSONWriter(capacity: 256 + 384 * suggestions.count)
+    w.raw(#"{"suggestions":["#)
+    var first = true
+    for s in suggestions {
+      guard let p = s.placeSuggestion else { continue }
+      w.raw(
+        first ? #"{"placePrediction":{"place":"places/"# : #",{"placePrediction":{"place":"places/"#
+      )
+      first = false
+      w.rawEscaped(p.placeID)
+      w.raw(#"","placeId":"#)
+      w.rawString(p.placeID)
+      w.raw(#","text":"#)
+      write(p.fullText, to: &w)
+      w.raw(#","structuredFormat":{"mainText":"#)
+      write(p.primaryText, to: &w)
+      w.raw(#","secondaryText":"#)
+      write(p.secondaryText, to: &w)
+      w.raw(#"},"types":["#)
+      for (i, t) in p.types.enumerated() {
+        if i > 0 { w.raw(",") }
+        w.rawString(t)
+      }
+      w.raw("]")
+      if let d = p.distanceMeters {
+        w.raw(#","distanceMeters":"#)
+        w.rawNumber(Double(d))
+      }
+      w.raw("}}")
+    }
+    w.raw("]}")
+    return w.bytes
+  }
+
+  static func write(_ t: MatchedText, to w: inout JSONWriter) {
+    w.raw(#"{"text":"#)
+    w.rawString(t.text)
+    if !t.matches.isEmpty {
+      w.raw(#","matches":["#)
+      for (i, m) in t.matches.enumerated() {
+        w.raw(i == 0 ? #"{"startOffset":"# : #",{"startOffset":"#)
+        w.rawNumber(Double(m.lowerBound))
+        w.raw(#","endOffset":"#)
+        w.rawNumber(Double(m.upperBound))
+        w.raw("}")
+      }
+      w.raw("]")
+    }
+    w.raw("}")
+  }
+
+  /// The response as a tree: the shape ``encodeResponseBytes(_:)`` writes (kept as its
+  /// reference; `JSONWriterTests` compares the two).
+  package static func responseObject(_ suggestions: [AutocompleteSuggestion]) -> JSONValue {
     let items: [JSONValue] = suggestions.compactMap { s in
       guard let p = s.placeSuggestion else { return nil }
       var fields: [(String, JSONValue)] = [
@@ -67,7 +141,7 @@ public enum PlacesJSONProtocol {
       if let d = p.distanceMeters { fields.append(("distanceMeters", .number(Double(d)))) }
       return .object([("placePrediction", .object(fields))])
     }
-    return JSONValue.object([("suggestions", .array(items))]).serialized
+    return JSONValue.object([("suggestions", .array(items))])
   }
 
   /// Encodes an error as one response line.

@@ -48,9 +48,14 @@ struct HTTPResponse: Sendable {
 
   /// A JSON response.
   static func json(_ status: Int, _ text: String) -> HTTPResponse {
+    json(status, bytes: Array(text.utf8))
+  }
+
+  /// A JSON response from its UTF-8 bytes.
+  static func json(_ status: Int, bytes: [UInt8]) -> HTTPResponse {
     HTTPResponse(
       status: status, headers: [("Content-Type", "application/json; charset=utf-8")],
-      body: Array(text.utf8))
+      body: bytes)
   }
 
   /// The value of a header (name in any case).

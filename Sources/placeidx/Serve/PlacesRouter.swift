@@ -8,8 +8,9 @@ struct PlacesRouter: Sendable {
   static let maxBodyBytes = 64 * 1024
   /// The longest path plus query.
   static let maxTargetBytes = 4 * 1024
-  /// The most bytes of headers (libmicrohttpd refuses far larger ones itself, with 431).
-  static let maxHeaderBytes = 16 * 1024
+  /// The most bytes of headers (libmicrohttpd refuses those past its 16 KiB of connection
+  /// memory itself, with 431).
+  static let maxHeaderBytes = 8 * 1024
   /// The most characters of request text an error message repeats.
   static let maxEchoedCharacters = 80
 
@@ -64,6 +65,12 @@ struct PlacesRouter: Sendable {
     Self.withCommonHeaders(early(request) ?? answer(request))
   }
 
+  /// The answer to a whole request whose head ``check(head:)`` has passed (the daemon's path:
+  /// the head's checks are not made twice).
+  func respond(toChecked request: HTTPRequest) -> HTTPResponse {
+    Self.withCommonHeaders(answer(request))
+  }
+
   /// CORS (any origin may call: there are no cookies, and the key, when one is needed, travels
   /// with each request) and nosniff, on every response.
   static func withCommonHeaders(_ response: HTTPResponse) -> HTTPResponse {
@@ -79,7 +86,8 @@ struct PlacesRouter: Sendable {
     }
     if request.headerBytes > Self.maxHeaderBytes {
       return Self.error(
-        431, "REQUEST_HEADER_FIELDS_TOO_LARGE", "the request headers are larger than 16384 bytes")
+        431, "REQUEST_HEADER_FIELDS_TOO_LARGE",
+        "the request headers are larger than \(Self.maxHeaderBytes) bytes")
     }
     guard let route = Self.route(request.path) else {
       return Self.error(
@@ -153,10 +161,9 @@ struct PlacesRouter: Sendable {
       return .json(200, #"{"status":"ok"}"#)
     case .autocomplete:
       do throws(PlacesError) {
-        let request = try PlacesJSONProtocol.decodeRequest(
-          String(decoding: request.body, as: UTF8.self))
+        let request = try PlacesJSONProtocol.decodeRequest(body: request.body)
         let suggestions = try client.autocompleteSuggestions(for: request)
-        return .json(200, PlacesJSONProtocol.encodeResponse(suggestions))
+        return .json(200, bytes: PlacesJSONProtocol.encodeResponseBytes(suggestions))
       } catch {
         return Self.error(error)
       }

@@ -73,7 +73,7 @@ enum ServeCommand {
     let (fd, boundPort) = try address.listen(port: port)
     let daemon = try HTTPDaemon(
       listenFD: fd, ipv6: address.isIPv6, limits: limits,
-      early: { slot.current.check(head: $0) }, handler: { slot.current.respond(to: $0) })
+      early: { slot.current.check(head: $0) }, handler: { slot.current.respond(toChecked: $0) })
     let url = "http://\(address.urlHost):\(boundPort)"
     print(
       "placeidx serve: listening on \(url) (\(paths.joined(separator: ", ")); "
