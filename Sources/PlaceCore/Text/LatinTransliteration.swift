@@ -98,7 +98,6 @@ package enum LatinTransliteration {
     while i < lower.count {
       let s = lower[i]
       let previous = i > 0 ? lower[i - 1] : nil
-      let next = i + 1 < lower.count ? lower[i + 1] : nil
       if isGreek(s) {
         i += appendGreek(lower, at: i, variant: variant, to: &out)
         continue
@@ -106,7 +105,15 @@ package enum LatinTransliteration {
       if isCyrillic(s) {
         out.put(cyrillic(s, after: previous, language: language, variant: variant), from: i)
       } else if isHebrew(s) {
-        out.put(hebrew(s, after: previous, before: next, variant: variant), from: i)
+        // The letters around, past the points.
+        var p = i - 1
+        while p >= 0 && isMark(lower[p]) { p -= 1 }
+        var n = i + 1
+        while n < lower.count && isMark(lower[n]) { n += 1 }
+        out.put(
+          hebrew(
+            s, after: p >= 0 ? lower[p] : nil, before: n < lower.count ? lower[n] : nil,
+            variant: variant), from: i)
       } else if isArabic(s),
         let digit = s.properties.numericType.flatMap({ _ in
           s.properties.numericValue
