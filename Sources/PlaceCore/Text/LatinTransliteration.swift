@@ -53,8 +53,10 @@ package enum LatinTransliteration {
   /// The Latin spellings of `text` (lower case, other characters kept), at most two, or none
   /// when it has no letter of a script this table writes.
   package static func latin(_ text: String, countryCode: String?) -> [String] {
+    // Most names have no such letter: looked at without copying them.
+    guard !text.utf8.allSatisfy({ $0 < 0x80 }), text.unicodeScalars.contains(where: hasTable)
+    else { return [] }
     let scalars = Array(text.unicodeScalars)
-    guard scalars.contains(where: hasTable) else { return [] }
     let language = Language(countryCode: countryCode)
     var out: [String] = []
     for variant in [false, true] {

@@ -15,6 +15,7 @@ enum Transliteration {
   /// there are several, all of them run together ("bei jing", "beijing"): Chinese does not
   /// mark words, and the reader joins only two tokens.
   static func latin(_ text: String, countryCode: String?) -> [String] {
+    if text.utf8.allSatisfy({ $0 < 0x80 }) { return [] }
     let spellings = LatinTransliteration.latin(text, countryCode: countryCode)
     guard text.unicodeScalars.contains(where: { isHan($0) || isKana($0) }) else {
       return spellings
