@@ -13,8 +13,9 @@ import Testing
     ("pyaterochka", "N5"), ("pjaterochka", "N5"), ("akropoli", "N6"), ("thessaloniki", "N7"),
     ("goncharova 17k1", "N11"), ("ulitsa goncharova 5", "N14"), ("ulica goncharova 5", "N14"),
     ("novoostankinskaya", "W50"), ("novoostankinskaja 2", "N15"),
-    // Hebrew and Arabic consonant skeletons, with waw and yod/ya as vowels.
+    // Hebrew and Arabic consonant skeletons, with waw and yod/ya as vowels; Korean.
     ("shuk", "N42"), ("shok hkhrml", "N42"), ("marina mul", "N43"), ("maryna", "N43"),
+    ("myeongdong", "N45"),
     // Han in Pinyin (syllables apart or run together), Kana in Hepburn.
     ("zhongshan", "N8"), ("zhong shan ji nian", "N8"), ("hualian", "N37"),
     ("sukaitsuri", "N9"), ("matsumoto", "N34"), ("matsumotokiyoshi", "N34"),
@@ -42,6 +43,7 @@ import Testing
       ("akrop", "N6", "Ακρόπολη", [0..<5]),
       ("shuk", "N42", "שוק הכרמל", [0..<3]),
       ("marina", "N43", "مارينا مول", [0..<6]),
+      ("myeongdong", "N45", "명동교자", [0..<2]),
     ]
     for c in cases {
       let s = try #require(

@@ -33,6 +33,18 @@ import Testing
     #expect(LatinTransliteration.latin("شارع ٢٣", countryCode: "EG").first == "shar 23")
   }
 
+  /// Korean in the Revised Romanization, syllable by syllable; the variant carries a final
+  /// consonant over to a syllable that starts with a vowel.
+  @Test func hangulGetsTheRevisedRomanization() {
+    #expect(LatinTransliteration.latin("마리나 베이 샌즈", countryCode: "SG") == ["marina bei saenjeu"])
+    #expect(LatinTransliteration.latin("강남역", countryCode: "KR") == ["gangnamyeok"])
+    #expect(LatinTransliteration.latin("명동", countryCode: "KR") == ["myeongdong"])
+    #expect(LatinTransliteration.latin("한국어", countryCode: "KR") == ["hangukeo", "hangugeo"])
+    #expect(
+      LatinTransliteration.coveredPrefix(
+        of: Array("gangn".unicodeScalars), in: Array("강남역".unicodeScalars)) == 2)
+  }
+
   @Test func latinAndOtherScriptsGetNone() {
     #expect(LatinTransliteration.latin("Helsinki", countryCode: "FI").isEmpty)
     #expect(LatinTransliteration.latin("中山纪念图书馆", countryCode: "CN").isEmpty)
@@ -73,6 +85,8 @@ import Testing
     (["thessal"], "Θεσσαλονίκη", [0..<6]),
     (["shuk"], "שוק הכרמל", [0..<3]),
     (["marina"], "مول مارينا باي ساندي", [4..<10]),
+    (["myeong"], "명동 교자", [0..<1]),
+    (["myeongdong", "gyo"], "명동 교자", [0..<2, 3..<4]),
   ]
 
   /// The highlight of a Latin query on a name in another script: the letters the matched

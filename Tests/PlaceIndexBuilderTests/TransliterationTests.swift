@@ -39,12 +39,14 @@ import Testing
     #expect(Transliteration.latin("2-я улица 5", countryCode: "RU").first == "2-ya ulitsa 5")
   }
 
-  @Test func hebrewAndArabicGetTheirSkeletonsAndTags() {
+  @Test func hebrewArabicAndKoreanGetTheirSpellingsAndTags() {
     #expect(
       Transliteration.latin("שוק הכרמל", countryCode: "IL") == ["shok hkhrml", "shuk hchrml"])
     #expect(Transliteration.languageTag("שוק הכרמל", countryCode: "IL") == "he-Latn")
     #expect(Transliteration.latin("مارينا مول", countryCode: "AE") == ["maryna mwl", "marina mul"])
     #expect(Transliteration.languageTag("مارينا مول", countryCode: "AE") == "ar-Latn")
+    #expect(Transliteration.latin("명동교자", countryCode: "KR") == ["myeongdonggyoja"])
+    #expect(Transliteration.languageTag("명동교자", countryCode: "KR") == "ko-Latn")
   }
 
   /// Han in Pinyin without tones, its syllables apart and run together (through ICU).

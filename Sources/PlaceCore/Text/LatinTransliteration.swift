@@ -1,14 +1,16 @@
-/// Latin spellings of words written in Cyrillic, Greek, Hebrew or Arabic, letter by letter,
-/// with the letter each Latin letter came from. The builder indexes them beside a name (a
-/// query typed on a Latin keyboard finds "Сбербанк" by "sberbank"); the reader uses the same
-/// table only to map a matched Latin prefix back onto the displayed name's letters.
+/// Latin spellings of words written in Cyrillic, Greek, Hebrew, Arabic or Hangul, letter by
+/// letter, with the letter each Latin letter came from. The builder indexes them beside a
+/// name (a query typed on a Latin keyboard finds "Сбербанк" by "sberbank"); the reader uses
+/// the same table only to map a matched Latin prefix back onto the displayed name's letters.
 ///
 /// Two spellings of each text: one after BGN/PCGN (kh, ts, shch, ya, yu; ELOT 743 for Greek;
 /// consonant skeletons for Hebrew and Arabic, with the letters that also write vowels as
-/// vowels), and one with the variants people also type (h, c, sch, ja, ju; phonetic Greek;
-/// u and i for Hebrew and Arabic waw and yod/ya). ё is e in both. Ukrainian, Belarusian,
-/// Bulgarian and Serbian letters follow the language of the place's country where they
-/// differ from Russian (г is h in Ukrainian and Belarusian, щ is sht in Bulgarian).
+/// vowels; the Revised Romanization for Korean, syllable by syllable), and one with the
+/// variants people also type (h, c, sch, ja, ju; phonetic Greek; u and i for Hebrew and
+/// Arabic waw and yod/ya; a Korean final consonant carried over to a following vowel). ё is
+/// e in both. Ukrainian, Belarusian, Bulgarian and Serbian letters follow the language of
+/// the place's country where they differ from Russian (г is h in Ukrainian and Belarusian,
+/// щ is sht in Bulgarian).
 package enum LatinTransliteration {
   /// The language whose letters a Cyrillic text follows.
   package enum Language: Sendable, CaseIterable {
@@ -47,7 +49,7 @@ package enum LatinTransliteration {
 
   /// Whether `s` is a letter or mark of a script this table writes in Latin.
   package static func hasTable(_ s: Unicode.Scalar) -> Bool {
-    isCyrillic(s) || isGreek(s) || isHebrew(s) || isArabic(s)
+    isCyrillic(s) || isGreek(s) || isHebrew(s) || isArabic(s) || isHangul(s)
   }
 
   /// The Latin spellings of `text` (lower case, other characters kept), at most two, or none
@@ -106,6 +108,9 @@ package enum LatinTransliteration {
       }
       if isCyrillic(s) {
         out.put(cyrillic(s, after: previous, language: language, variant: variant), from: i)
+      } else if isHangul(s) {
+        let next = i + 1 < lower.count ? lower[i + 1] : nil
+        out.put(hangul(s, before: next, variant: variant), from: i)
       } else if isHebrew(s) {
         // The letters around, past the points.
         var p = i - 1
@@ -150,6 +155,48 @@ package enum LatinTransliteration {
   package static func isGreek(_ s: Unicode.Scalar) -> Bool {
     s.value &- 0x370 < 0x90 || s.value &- 0x1F00 < 0x100
   }
+  package static func isHangul(_ s: Unicode.Scalar) -> Bool { s.value &- 0xAC00 < 11172 }
+
+  /// Initial consonants, vowels and final consonants of Hangul syllables in the Revised
+  /// Romanization of Korean (2000).
+  static let hangulInitials = [
+    "g", "kk", "n", "d", "tt", "r", "m", "b", "pp", "s", "ss", "", "j", "jj", "ch", "k", "t",
+    "p", "h",
+  ]
+  static let hangulVowels = [
+    "a", "ae", "ya", "yae", "eo", "e", "yeo", "ye", "o", "wa", "wae", "oe", "yo", "u", "wo",
+    "we", "wi", "yu", "eu", "ui", "i",
+  ]
+  static let hangulFinals = [
+    "", "k", "k", "k", "n", "n", "n", "t", "l", "k", "m", "l", "l", "l", "p", "l", "m", "p",
+    "p", "t", "t", "ng", "t", "t", "k", "t", "p", "t",
+  ]
+  /// A final consonant read as the next syllable's initial, before a syllable that starts
+  /// with a vowel (한국어 → hangugeo): ㄱ g, ㄴ n, ㄷ d, ㄹ r, ㅁ m, ㅂ b, ㅅ s, ㅈ j, ㅊ ch,
+  /// ㅋ k, ㅌ t, ㅍ p, ㅎ silent; clusters and ㅇ as at the end.
+  static let hangulLinkedFinals: [Int: String] = [
+    1: "g", 2: "kk", 4: "n", 7: "d", 8: "r", 16: "m", 17: "b", 19: "s", 20: "ss", 22: "j",
+    23: "ch", 24: "k", 25: "t", 26: "p", 27: "",
+  ]
+
+  /// One Hangul syllable in the Revised Romanization; in the variant, a final consonant
+  /// before a syllable that starts with a vowel is read as that syllable's initial.
+  static func hangul(_ s: Unicode.Scalar, before next: Unicode.Scalar?, variant: Bool) -> String {
+    let index = Int(s.value - 0xAC00)
+    let initial = index / (21 * 28)
+    let vowel = (index / 28) % 21
+    let final = index % 28
+    var out = hangulInitials[initial] + hangulVowels[vowel]
+    if variant, let next, isHangul(next), Int(next.value - 0xAC00) / (21 * 28) == 11,
+      let linked = hangulLinkedFinals[final]
+    {
+      out += linked
+    } else {
+      out += hangulFinals[final]
+    }
+    return out
+  }
+
   package static func isHebrew(_ s: Unicode.Scalar) -> Bool { s.value &- 0x591 < 0x64 }
   package static func isArabic(_ s: Unicode.Scalar) -> Bool {
     s.value &- 0x600 < 0x100 || s.value &- 0xFB50 < 0x2B0 || s.value &- 0xFE70 < 0x90

@@ -5,7 +5,7 @@ import PlaceCore
 /// on a Latin keyboard finds it ("sberbank" for Сбербанк, "akropoli" for Ακρόπολη, "beijing"
 /// for 北京, "sukaitsuri" for スカイツリー). Build time only: the reader sees the terms.
 ///
-/// Cyrillic, Greek, Hebrew and Arabic follow PlaceCore's table (`LatinTransliteration`, which
+/// Cyrillic, Greek, Hebrew, Arabic and Hangul follow PlaceCore's table (`LatinTransliteration`, which
 /// the reader also uses to highlight the letters a Latin query matched). Han is written in
 /// Pinyin without tones and Kana in Hepburn, by ICU's transforms through Foundation (ICU has
 /// no Japanese readings of Han: in Japan only the Kana are written in Latin).
@@ -37,6 +37,7 @@ enum Transliteration {
     }
     if scalars.contains(where: isHan) { return "zh-Latn" }
     if scalars.contains(where: LatinTransliteration.isGreek) { return "el-Latn" }
+    if scalars.contains(where: LatinTransliteration.isHangul) { return "ko-Latn" }
     if scalars.contains(where: LatinTransliteration.isHebrew) { return "he-Latn" }
     if scalars.contains(where: LatinTransliteration.isArabic) {
       switch countryCode?.uppercased() {
