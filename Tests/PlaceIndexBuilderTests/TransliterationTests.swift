@@ -2,7 +2,7 @@ import Testing
 
 @testable import PlaceIndexBuilder
 
-/// Latin spellings of Cyrillic and Greek names (build time).
+/// Latin spellings of names in other scripts (build time).
 @Suite struct TransliterationTests {
   @Test func russianGetsTheBGNSpellingAndTheCommonVariant() {
     #expect(
@@ -33,10 +33,43 @@ import Testing
     #expect(Transliteration.latin("Χαλκίδα", countryCode: "GR") == ["chalkida", "halkida"])
   }
 
-  @Test func latinAndOtherScriptsGetNone() {
+  @Test func latinGetsNoneAndOtherCharactersAreKept() {
     #expect(Transliteration.latin("Helsinki", countryCode: "FI").isEmpty)
-    #expect(Transliteration.latin("中山纪念图书馆", countryCode: "CN").isEmpty)
-    // Other characters are kept as they are.
+    #expect(Transliteration.latin("Café 5", countryCode: "FR").isEmpty)
     #expect(Transliteration.latin("2-я улица 5", countryCode: "RU").first == "2-ya ulitsa 5")
+  }
+
+  @Test func hebrewArabicAndKoreanGetTheirSpellingsAndTags() {
+    #expect(
+      Transliteration.latin("שוק הכרמל", countryCode: "IL") == ["shok hkhrml", "shuk hchrml"])
+    #expect(Transliteration.languageTag("שוק הכרמל", countryCode: "IL") == "he-Latn")
+    #expect(Transliteration.latin("مارينا مول", countryCode: "AE") == ["maryna mwl", "marina mul"])
+    #expect(Transliteration.languageTag("مارينا مول", countryCode: "AE") == "ar-Latn")
+    #expect(Transliteration.latin("명동교자", countryCode: "KR") == ["myeongdonggyoja"])
+    #expect(Transliteration.languageTag("명동교자", countryCode: "KR") == "ko-Latn")
+  }
+
+  /// Han in Pinyin without tones, its syllables apart and run together (through ICU).
+  @Test func hanGetsPinyinSyllablesApartAndTogether() {
+    #expect(
+      Transliteration.latin("中山纪念图书馆", countryCode: "CN") == [
+        "zhong shan ji nian tu shu guan", "zhongshanjiniantushuguan",
+      ])
+    #expect(Transliteration.latin("北京", countryCode: nil) == ["bei jing", "beijing"])
+    // Words of other scripts between stay apart; one syllable alone has one spelling.
+    #expect(
+      Transliteration.latin("滨海湾 MRT 站", countryCode: "SG") == [
+        "bin hai wan mrt zhan", "binhaiwan mrt zhan",
+      ])
+    #expect(Transliteration.latin("站", countryCode: "CN") == ["zhan"])
+    #expect(Transliteration.languageTag("北京", countryCode: "CN") == "zh-Latn")
+  }
+
+  /// Kana in Hepburn; in Japan the Han stay as written (ICU has no Japanese readings).
+  @Test func kanaGetsHepburnAndJapaneseHanStays() {
+    #expect(Transliteration.latin("マツモトキヨシ", countryCode: "JP") == ["matsumotokiyoshi"])
+    #expect(Transliteration.latin("東京スカイツリー", countryCode: "JP") == ["東京 sukaitsuri"])
+    #expect(Transliteration.latin("すし", countryCode: nil) == ["sushi"])
+    #expect(Transliteration.languageTag("マツモトキヨシ", countryCode: "JP") == "ja-Latn")
   }
 }

@@ -28,6 +28,9 @@ struct CorpusPlace: Sendable {
   var houseNumber = ""
   var postcode = ""
   var sublocality = ""
+  /// The place's names in other scripts than its display name's (`name:zh`, `name:ta`, …),
+  /// for named POIs, places and streets only: typo variants are drawn from them too.
+  var otherScriptNames: [String] = []
 }
 
 /// One line of the corpus file the Tantivy peer is built from (`Corpus.exportJSONL`).
@@ -45,6 +48,9 @@ struct CorpusLine: Codable {
   var lat: Double
   var lon: Double
   var types: [String]
+  /// The place's names in other scripts (`CorpusPlace.otherScriptNames`): the Tantivy peer's
+  /// alternative names.
+  var altNames: [String] = []
 }
 
 /// Every place of one index, in rank order.
@@ -90,12 +96,40 @@ struct Corpus: Sendable {
           sublocality: components.first { $0.kind == .sublocality || $0.kind == .neighborhood }?
             .longText ?? ""))
       if rankOfID[id] == nil { rankOfID[id] = rank }
+      if let c = Category.of(places[rank]), c == .poi || c == .place || c == .street {
+        places[rank].otherScriptNames = try Self.otherScriptNames(
+          of: id, name: name, client: client)
+      }
     }
     self.places = places
     self.rankOfID = rankOfID
   }
 
   var count: Int { places.count }
+
+  /// Languages whose names are written in another script than Latin, asked for in turn.
+  static let otherScriptLanguages = [
+    "zh", "ja", "ko", "ru", "uk", "be", "bg", "sr", "el", "hy", "ka", "he", "ar", "fa", "hi",
+    "ta", "th",
+  ]
+
+  /// The names of place `id` in `otherScriptLanguages` that are in another script than `name`
+  /// and not Latin, each once.
+  static func otherScriptNames(of id: String, name: String, client: PlacesClient) throws
+    -> [String]
+  {
+    let own = Script.of(name)
+    var out: [String] = []
+    for language in otherScriptLanguages {
+      let p = try client.fetchPlace(
+        with: FetchPlaceRequest(
+          placeID: id, placeProperties: [.displayName], languageCode: language))
+      guard let n = p.displayName, n != name, !out.contains(n) else { continue }
+      let script = Script.of(n)
+      if script != .latin && script != own { out.append(n) }
+    }
+    return out
+  }
 
   /// Writes every place as one JSON line, in rank order (the Tantivy peer's input), to a
   /// temporary name first, then to `path`.
@@ -108,7 +142,7 @@ struct Corpus: Sendable {
         rank: p.rank, placeID: p.placeID, name: p.name, formattedAddress: p.formattedAddress,
         locality: p.locality, sublocality: p.sublocality, country: p.country, street: p.street,
         houseNumber: p.houseNumber, postcode: p.postcode, lat: p.coordinate.latitude,
-        lon: p.coordinate.longitude, types: p.types)
+        lon: p.coordinate.longitude, types: p.types, altNames: p.otherScriptNames)
       data.append(try encoder.encode(line))
       data.append(0x0A)
     }

@@ -49,6 +49,8 @@ struct TargetRecord: Codable, Sendable {
   var tantivyFull: Int? = nil
   /// "tuning" or "held-out" (`TargetHalf`).
   var half: String = TargetHalf.tuning.rawValue
+  /// The script of the text typed (`Script`); nil in results written before it was kept.
+  var script: String? = nil
 }
 
 /// The Tantivy peer on one extract (`TantivyPeer.swift`).
@@ -161,6 +163,9 @@ struct ExtractResult: Codable, Sendable {
   /// The same rows over each half of the targets (`TargetHalf`).
   var qualityTuning: [QualityRow] = []
   var qualityHeldOut: [QualityRow] = []
+  /// The typo variants per script of the text typed: Latin, non-Latin, then each other
+  /// script (`QualityScorer.typoRowsByScript`); empty in results written before.
+  var typoByScript: [QualityRow] = []
   var floors: [FloorRow]
   /// The Tantivy peer, when it ran.
   var tantivy: TantivyFigures? = nil
@@ -404,6 +409,8 @@ enum Harness {
       QualityScorer.rows(
         targets, ours: oursOutcomes, peer: peerOutcomes, tantivy: tantivyOutcomes, half: half)
     }
+    let typoByScript = QualityScorer.typoRowsByScript(
+      targets, ours: oursOutcomes, peer: peerOutcomes, tantivy: tantivyOutcomes)
     let records = targets.indices.map { i in
       let t = targets[i]
       return TargetRecord(
@@ -412,7 +419,7 @@ enum Harness {
         oursChars: oursOutcomes[i].firstTop5, peerChars: peerOutcomes[i].firstTop5,
         oursFull: oursOutcomes[i].fullPosition, peerFull: peerOutcomes[i].fullPosition,
         tantivyChars: tantivyOutcomes?[i].firstTop5, tantivyFull: tantivyOutcomes?[i].fullPosition,
-        half: t.half.rawValue)
+        half: t.half.rawValue, script: t.script.rawValue)
     }
     let floors = FloorRow.rows(
       corpus: corpus, targets: targets, ours: oursOutcomes, peer: peerOutcomes,
@@ -434,7 +441,8 @@ enum Harness {
         wallRatio: ours.wall / max(lint.wall, 1e-3), decompress: decompress,
         peerSeconds: peerSeconds, pbf: pbf),
       size: size, open: open, query: query, quality: quality, qualityTuning: halves[0],
-      qualityHeldOut: halves[1], floors: floors, tantivy: tantivyFigures, serve: serve,
+      qualityHeldOut: halves[1], typoByScript: typoByScript, floors: floors,
+      tantivy: tantivyFigures, serve: serve,
       targets: records)
   }
 

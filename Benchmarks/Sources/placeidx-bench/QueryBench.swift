@@ -294,14 +294,45 @@ enum QualityScorer {
     _ targets: [Target], ours: [TargetOutcome], peer: [TargetOutcome],
     tantivy: [TargetOutcome]? = nil, half: TargetHalf? = nil
   ) -> [QualityRow] {
-    var rows: [QualityRow] = []
     let chosen = targets.indices.filter { half == nil || targets[$0].half == half }
-    let lengths = targets.map { max(1, Array($0.text).count) }
     let groups: [(String, [Int])] =
       Category.allCases.map { c in
         (c.rawValue, chosen.filter { targets[$0].category == c })
       }
       + [("all", chosen)]
+    return rows(groups, targets, ours: ours, peer: peer, tantivy: tantivy)
+  }
+
+  /// The name of the row of typo variants in `script` (`typoRowsByScript`); "Latin" and
+  /// "non-Latin" name the two sums.
+  static func typoRowName(_ script: String) -> String { "typo/" + script }
+
+  /// The typo variants per script of the typed text: one row for Latin, one for every other
+  /// script together ("non-Latin"), then one per other script that has targets.
+  static func typoRowsByScript(
+    _ targets: [Target], ours: [TargetOutcome], peer: [TargetOutcome],
+    tantivy: [TargetOutcome]? = nil
+  ) -> [QualityRow] {
+    let typos = targets.indices.filter { targets[$0].category == .typo }
+    let nonLatin = typos.filter { targets[$0].script != .latin }
+    var groups: [(String, [Int])] = [
+      (typoRowName("Latin"), typos.filter { targets[$0].script == .latin }),
+      (typoRowName("non-Latin"), nonLatin),
+    ]
+    for script in Script.allCases where script != .latin {
+      groups.append(
+        (typoRowName(script.rawValue), nonLatin.filter { targets[$0].script == script }))
+    }
+    return rows(groups, targets, ours: ours, peer: peer, tantivy: tantivy)
+  }
+
+  /// One row per named group of target indexes that has any.
+  static func rows(
+    _ groups: [(String, [Int])], _ targets: [Target], ours: [TargetOutcome],
+    peer: [TargetOutcome], tantivy: [TargetOutcome]?
+  ) -> [QualityRow] {
+    var rows: [QualityRow] = []
+    let lengths = targets.map { max(1, Array($0.text).count) }
     for (name, members) in groups where !members.isEmpty {
       func quality(_ o: [TargetOutcome]) -> SystemQuality {
         let n = Double(members.count)

@@ -149,41 +149,50 @@ enum Report {
 
   /// Quality rows summed over all extracts (weighted by targets).
   static func totalQuality(_ r: BenchResults, half: TargetHalf? = nil) -> [QualityRow] {
-    var out: [QualityRow] = []
-    for name in Category.allCases.map(\.rawValue) + ["all"] {
-      let rows = r.extracts.compactMap { e in
-        rowsOf(e, half).first { $0.category == name }
+    (Category.allCases.map(\.rawValue) + ["all"])
+      .compactMap { name in
+        combined(r.extracts.compactMap { e in rowsOf(e, half).first { $0.category == name } })
       }
-      let n = rows.reduce(0) { $0 + $1.targets }
-      guard n > 0 else { continue }
-      func w(_ f: (QualityRow) -> Double) -> Double {
-        rows.reduce(0) { $0 + f($1) * Double($1.targets) } / Double(n)
-      }
-      func own(_ f: (QualityRow) -> SystemQuality) -> SystemQuality {
-        let entered = rows.reduce(0.0) { $0 + f($1).entered * Double($1.targets) }
-        let chars = rows.reduce(0.0) {
-          $0 + (f($1).meanCharsToTop5 ?? 0) * f($1).entered * Double($1.targets)
-        }
-        return SystemQuality(
-          top5: w { f($0).top5 }, top1: w { f($0).top1 }, entered: entered / Double(n),
-          meanCharsToTop5: entered > 0 ? chars / entered : nil,
-          keystrokesSaved: w { f($0).keystrokesSaved })
-      }
-      let withTantivy = rows.allSatisfy { $0.tantivy != nil }
-      let paired = rows.reduce(0) { $0 + $1.pairedTargets }
-      func pairedMean(_ f: (QualityRow) -> Double?) -> Double? {
-        paired == 0
-          ? nil : rows.reduce(0.0) { $0 + (f($1) ?? 0) * Double($1.pairedTargets) } / Double(paired)
-      }
-      out.append(
-        QualityRow(
-          category: name, targets: n, meanTextLength: w(\.meanTextLength), ours: own(\.ours),
-          peer: own(\.peer), tantivy: withTantivy ? own { $0.tantivy! } : nil,
-          pairedTargets: paired, oursPairedChars: pairedMean(\.oursPairedChars),
-          peerPairedChars: pairedMean(\.peerPairedChars),
-          tantivyPairedChars: withTantivy ? pairedMean(\.tantivyPairedChars) : nil))
+  }
+
+  /// The typo variants per script, summed over all extracts (weighted by targets).
+  static func totalTypoByScript(_ r: BenchResults) -> [QualityRow] {
+    let names = ["Latin", "non-Latin"] + Script.allCases.filter { $0 != .latin }.map(\.rawValue)
+    return names.map(QualityScorer.typoRowName).compactMap { name in
+      combined(r.extracts.compactMap { e in e.typoByScript.first { $0.category == name } })
     }
-    return out
+  }
+
+  /// Rows of one category from several extracts as one (weighted by targets); nil for none.
+  static func combined(_ rows: [QualityRow]) -> QualityRow? {
+    guard let name = rows.first?.category else { return nil }
+    let n = rows.reduce(0) { $0 + $1.targets }
+    guard n > 0 else { return nil }
+    func w(_ f: (QualityRow) -> Double) -> Double {
+      rows.reduce(0) { $0 + f($1) * Double($1.targets) } / Double(n)
+    }
+    func own(_ f: (QualityRow) -> SystemQuality) -> SystemQuality {
+      let entered = rows.reduce(0.0) { $0 + f($1).entered * Double($1.targets) }
+      let chars = rows.reduce(0.0) {
+        $0 + (f($1).meanCharsToTop5 ?? 0) * f($1).entered * Double($1.targets)
+      }
+      return SystemQuality(
+        top5: w { f($0).top5 }, top1: w { f($0).top1 }, entered: entered / Double(n),
+        meanCharsToTop5: entered > 0 ? chars / entered : nil,
+        keystrokesSaved: w { f($0).keystrokesSaved })
+    }
+    let withTantivy = rows.allSatisfy { $0.tantivy != nil }
+    let paired = rows.reduce(0) { $0 + $1.pairedTargets }
+    func pairedMean(_ f: (QualityRow) -> Double?) -> Double? {
+      paired == 0
+        ? nil : rows.reduce(0.0) { $0 + (f($1) ?? 0) * Double($1.pairedTargets) } / Double(paired)
+    }
+    return QualityRow(
+      category: name, targets: n, meanTextLength: w(\.meanTextLength), ours: own(\.ours),
+      peer: own(\.peer), tantivy: withTantivy ? own { $0.tantivy! } : nil,
+      pairedTargets: paired, oursPairedChars: pairedMean(\.oursPairedChars),
+      peerPairedChars: pairedMean(\.peerPairedChars),
+      tantivyPairedChars: withTantivy ? pairedMean(\.tantivyPairedChars) : nil)
   }
 
   /// An extract's quality rows over all targets or one half.
@@ -258,6 +267,7 @@ enum Report {
       s += "\n### \(half == .tuning ? "Tuning half" : "Held-out half"), all extracts\n\n"
       s += qualityTable(totalQuality(r, half: half))
     }
+    s += typoScriptSection(r)
     s += floorSection(r)
 
     s += serveSection(r)
@@ -431,6 +441,40 @@ enum Report {
 }
 
 extension Report {
+  /// The typo variants per script of the text typed, all extracts together and per extract.
+  static func typoScriptSection(_ r: BenchResults) -> String {
+    let total = totalTypoByScript(r)
+    guard !total.isEmpty else { return "" }
+    var s = "\n## Typo variants by script\n\n"
+    s += "The typo variants by the script most of the typed text's letters are in (`Script`): "
+    s += "those of the display names, whatever their script, and as many again drawn from the "
+    s += "places' names in other scripts than the display name's (`name:zh`, `name:ta`, …; "
+    s += "4 letters at least in Han, Kana and Hangul). A letter put in or substituted is one "
+    s += "of the same script. The SQLite peer does not index names in other languages; the "
+    s += "Tantivy peer gets the names in other scripts as its alternative names. "
+    s += "\"Latin\" and \"non-Latin\" are the two sums, then each other script.\n\n"
+    var rows: [[String]] = []
+    func add(_ name: String, _ q: QualityRow) {
+      let script = String(q.category.dropFirst(QualityScorer.typoRowName("").count))
+      rows.append([
+        name, script == "Latin" || script == "non-Latin" ? "**\(script)**" : script,
+        "\(q.targets)", q3(q) { pct($0.top5) }, q3(q) { pct($0.top1) },
+        q3(q) { pct($0.entered) }, q3(q, saved),
+      ])
+    }
+    for q in total { add("**all extracts**", q) }
+    for e in r.extracts {
+      for q in e.typoByScript { add(e.name, q) }
+    }
+    let sys = systems(r)
+    s += table(
+      [
+        "extract", "script", "n", "top-5 \(sys)", "top-1 \(sys)", "ever top-5 \(sys)",
+        "keystrokes saved % \(sys)",
+      ], rows)
+    return s
+  }
+
   /// `placeidx serve` under load, when the run measured it.
   static func serveSection(_ r: BenchResults) -> String {
     let rows = r.extracts.compactMap { e in e.serve.map { (e.name, $0) } }

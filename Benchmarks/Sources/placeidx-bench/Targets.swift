@@ -69,6 +69,83 @@ struct Target: Sendable {
   var origin: Coordinate?
   /// The tuning or the held-out half (set by the harness: `TargetHalf.of`).
   var half: TargetHalf = .tuning
+  /// The script most of the text's letters are written in (`Script.of`).
+  var script: Script = .latin
+}
+
+/// The writing system of a target's text, by its letters' Unicode blocks: typo variants are
+/// reported per script (Latin and the others apart).
+enum Script: String, Codable, Sendable, CaseIterable {
+  case latin = "Latin"
+  case cyrillic = "Cyrillic"
+  case greek = "Greek"
+  case armenian = "Armenian"
+  case hebrew = "Hebrew"
+  case arabic = "Arabic"
+  case devanagari = "Devanagari"
+  case tamil = "Tamil"
+  case thai = "Thai"
+  case georgian = "Georgian"
+  case hangul = "Hangul"
+  case kana = "Kana"
+  case han = "Han"
+  case other = "other"
+
+  /// The script of one scalar, nil for what is not a letter of a script (digits, spaces,
+  /// punctuation).
+  static func of(_ s: Unicode.Scalar) -> Script? {
+    guard s.properties.isAlphabetic else { return nil }
+    switch s.value {
+    case 0..<0x250, 0x1E00..<0x1F00: return .latin
+    case 0x370..<0x400, 0x1F00..<0x2000: return .greek
+    case 0x400..<0x530: return .cyrillic
+    case 0x530..<0x590: return .armenian
+    case 0x590..<0x600: return .hebrew
+    case 0x600..<0x700, 0x750..<0x780, 0xFB50..<0xFE00, 0xFE70..<0xFF00: return .arabic
+    case 0x900..<0x980: return .devanagari
+    case 0xB80..<0xC00: return .tamil
+    case 0xE00..<0xE80: return .thai
+    case 0x10A0..<0x1100: return .georgian
+    case 0x1100..<0x1200, 0x3130..<0x3190, 0xAC00..<0xD7B0: return .hangul
+    case 0x3040..<0x3100, 0x31F0..<0x3200, 0xFF66..<0xFFA0: return .kana
+    case 0x3400..<0x4DC0, 0x4E00..<0xA000, 0xF900..<0xFB00, 0x20000..<0x32000: return .han
+    default: return .other
+    }
+  }
+
+  /// The script most of the letters of `text` are written in (Kana over Han where a Japanese
+  /// name mixes them); Latin for a text without letters.
+  static func of(_ text: String) -> Script {
+    var counts: [Script: Int] = [:]
+    for s in text.unicodeScalars {
+      if let script = of(s) { counts[script, default: 0] += 1 }
+    }
+    if counts[.kana] != nil { return .kana }
+    return counts.max { ($0.value, $1.key.rawValue) < ($1.value, $0.key.rawValue) }?.key ?? .latin
+  }
+
+  /// Letters of this script a typo draws from (lower case for the bicameral ones); nil for
+  /// Latin (the ASCII letters) and for scripts without a table.
+  var typoLetters: ClosedRange<UInt32>? {
+    switch self {
+    case .latin, .other: nil
+    case .cyrillic: 0x430...0x44F
+    case .greek: 0x3B1...0x3C9
+    case .armenian: 0x561...0x586
+    case .hebrew: 0x5D0...0x5EA
+    case .arabic: 0x628...0x64A
+    case .devanagari: 0x915...0x939
+    case .tamil: 0xB95...0xBB9
+    case .thai: 0xE01...0xE2E
+    case .georgian: 0x10D0...0x10F0
+    case .hangul: 0xAC00...0xD7A3
+    case .kana: 0x30A2...0x30F3
+    case .han: 0x4E00...0x9FA5
+    }
+  }
+
+  /// Whether each letter is a syllable or word (fewer letters make a name).
+  var isSyllabic: Bool { self == .hangul || self == .kana || self == .han }
 }
 
 /// One request of a keystroke sequence: the first `length` characters of a target's text.
@@ -92,6 +169,18 @@ enum TargetSampler {
     }
     typoPool.sort()
     pools[.typo] = typoPool
+    // Names in another script than the place's display name's (its `name:zh`, `name:ta`, …),
+    // drawn apart with a stream of their own so that the draw of the other targets stays
+    // what it was.
+    var otherPool: [(rank: Int, name: String)] = []
+    for c in [Category.poi, .place, .street] {
+      for r in pools[c] ?? [] {
+        for name in corpus.places[r].otherScriptNames where isTypoCandidate(name) {
+          otherPool.append((r, name))
+        }
+      }
+    }
+    otherPool.sort { ($0.rank, $0.name) < ($1.rank, $1.name) }
 
     var targets: [Target] = []
     for category in Category.allCases {
@@ -106,10 +195,29 @@ enum TargetSampler {
         }
         // Every other target gets an origin 100 to 1 500 m from the place.
         let origin = i % 2 == 0 ? near(p.coordinate, &rng) : nil
-        targets.append(Target(category: category, rank: rank, text: text, origin: origin))
+        targets.append(
+          Target(
+            category: category, rank: rank, text: text, origin: origin, script: Script.of(text)))
       }
     }
+    var otherRNG = SeededRandom(seed: seed ^ 0x5C81_7703_0000_0017)
+    for (i, k) in otherRNG.sample(Array(otherPool.indices), perCategory).enumerated() {
+      let (rank, name) = otherPool[k]
+      let text = typo(name, &otherRNG)
+      let origin = i % 2 == 0 ? near(corpus.places[rank].coordinate, &otherRNG) : nil
+      targets.append(
+        Target(
+          category: .typo, rank: rank, text: text, origin: origin, script: Script.of(text)))
+    }
     return targets
+  }
+
+  /// Whether a name in another script is long enough for a typo variant: 6 letters, or 4 in
+  /// a script whose letters are syllables (Han, Kana, Hangul).
+  static func isTypoCandidate(_ name: String) -> Bool {
+    let script = Script.of(name)
+    guard script != .latin else { return false }
+    return name.filter(\.isLetter).count >= (script.isSyllabic ? 4 : 6)
   }
 
   /// The ranks of the places of each base category (every category but `.typo`).
@@ -136,7 +244,8 @@ enum TargetSampler {
   }
 
   /// One edit (substitution, deletion, insertion or transposition) of a letter other than the
-  /// first; the result always folds differently from the name.
+  /// first; the result always folds differently from the name. A letter put in is of the
+  /// script of the one it replaces or stands before (`Script.typoLetters`), ASCII for Latin.
   static func typo(_ name: String, _ rng: inout SeededRandom) -> String {
     let chars = Array(name)
     let folded = TextNormalizer.fold(name)
@@ -146,6 +255,17 @@ enum TargetSampler {
       var out = chars
       let pos = positions[rng.below(positions.count)]
       func letter(like c: Character) -> Character {
+        if let first = c.unicodeScalars.first, let range = Script.of(first)?.typoLetters {
+          let count = Int(range.upperBound - range.lowerBound) + 1
+          while true {
+            let v = range.lowerBound + UInt32(rng.below(count))
+            if let s = Unicode.Scalar(v), s.properties.isAlphabetic,
+              TextNormalizer.fold(String(s)) != TextNormalizer.fold(String(c))
+            {
+              return Character(s)
+            }
+          }
+        }
         var l = letters[rng.below(letters.count)]
         while String(l) == TextNormalizer.fold(String(c)) { l = letters[rng.below(letters.count)] }
         return c.isUppercase ? Character(l.uppercased()) : l

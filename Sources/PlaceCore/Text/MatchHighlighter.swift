@@ -58,7 +58,10 @@ public enum MatchHighlighter {
           }
         }
         if terms == nil { terms = text.computeTerms(index, abbreviations: abbreviations) }
-        guard let term = bestTerm(terms!, matching: query) else { continue }
+        guard let term = bestTerm(terms!, matching: query) else {
+          appendTransliterated(query, token: spans[index], text.scalars, to: &ranges)
+          continue
+        }
         appendMatch(
           of: term, query: query, token: index, ranges: &ranges,
           context: Context(scalars: text.scalars, spans: spans, folds: folds))
@@ -151,7 +154,10 @@ public enum MatchHighlighter {
               .lowerBound..<end(of: query.count, in: folds[index], range: token.range, scalars))
           continue
         }
-        guard let term = bestTerm(entry.terms, matching: query) else { continue }
+        guard let term = bestTerm(entry.terms, matching: query) else {
+          appendTransliterated(query, token: token.range, scalars, to: &ranges)
+          continue
+        }
         appendMatch(of: term, query: query, token: index, ranges: &ranges, context: context)
       }
     }
@@ -182,7 +188,8 @@ public enum MatchHighlighter {
     /// street word (its pieces), or an abbreviation (its expansions' first letters in
     /// `extra`).
     case ownLetters(extra: [Unicode.Scalar])
-    /// Any: a token with letters beyond ASCII (transliterations).
+    /// Any: a token with letters beyond ASCII (alternate folds, Latin spellings of other
+    /// scripts).
     case any
   }
 
@@ -269,6 +276,20 @@ public enum MatchHighlighter {
         ranges.append(range.lowerBound..<next.upperBound)
       }
     }
+  }
+
+  /// Appends the letters of a token in Cyrillic, Greek, Hebrew or Arabic that a Latin query
+  /// matched through one of the token's Latin spellings (`LatinTransliteration`, the table
+  /// the builder indexed them with): "rosn" on "Роснефть" → "Росн".
+  private static func appendTransliterated(
+    _ query: [Unicode.Scalar], token range: Range<Int>, _ scalars: [Unicode.Scalar],
+    to ranges: inout [Range<Int>]
+  ) {
+    guard query[0].value < 0x80,
+      let covered = LatinTransliteration.coveredPrefix(
+        of: query, in: Array(scalars[range]))
+    else { return }
+    ranges.append(range.lowerBound..<(range.lowerBound + covered))
   }
 
   /// The matching term that maps most precisely onto the source: alternate fold, then

@@ -260,7 +260,7 @@ struct PlaceAssembler {
         names.append(LocalizedName(language: "", name: DataTable.trim(v)))
       }
     }
-    // A name in Cyrillic or Greek gets its Latin spelling as an alternative name (as OSM's
+    // A name in another script gets its Latin spelling as an alternative name (as OSM's
     // name:ru-Latn), unless the data has one: the terms of alternative names need one.
     let latinSpellings = Transliteration.latin(primary, countryCode: admin.countryCode)
     if let first = latinSpellings.first, names.count < PlaceAssembler.maxNames,
@@ -292,8 +292,10 @@ struct PlaceAssembler {
     // Terms only the alternative names carry: they match, but rank below the primary name's.
     var altTerms = Set<String>()
     for n in names { altTerms.formUnion(memo.terms(for: n.name)) }
-    // Latin spellings of a name in Cyrillic or Greek, for queries typed on a Latin keyboard.
-    for text in nameTexts {
+    // Latin spellings of the names in other scripts (the primary's and the alternative
+    // names' in Cyrillic, Greek, Hebrew, Arabic, Han, Kana), for queries typed on a Latin
+    // keyboard.
+    for text in nameTexts + names.map(\.name) {
       for spelling in Transliteration.latin(text, countryCode: admin.countryCode) {
         altTerms.formUnion(memo.terms(for: spelling))
       }

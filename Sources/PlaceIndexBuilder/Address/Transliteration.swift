@@ -1,49 +1,51 @@
-/// Latin spellings of names written in Cyrillic or Greek, indexed beside the name so that a
-/// query typed on a Latin keyboard finds it ("sberbank" for Сбербанк, "akropoli" for
-/// Ακρόπολη). Build time only: the reader sees the terms, not this table.
+import Foundation
+import PlaceCore
+
+/// Latin spellings of names in other scripts, indexed beside the name so that a query typed
+/// on a Latin keyboard finds it ("sberbank" for Сбербанк, "akropoli" for Ακρόπολη, "beijing"
+/// for 北京, "sukaitsuri" for スカイツリー). Build time only: the reader sees the terms.
 ///
-/// Each name gets at most two spellings: one after BGN/PCGN (kh, ts, shch, ya, yu; ELOT 743
-/// for Greek) and one with the variants people also type (h, c, sch, ja, ju; phonetic Greek);
-/// ё is e in both. The letters of Ukrainian, Belarusian, Bulgarian and Serbian follow the
-/// language of the place's country where it differs from Russian (г is h in Ukrainian and
-/// Belarusian, щ is sht in Bulgarian).
+/// Cyrillic, Greek, Hebrew, Arabic and Hangul follow PlaceCore's table (`LatinTransliteration`, which
+/// the reader also uses to highlight the letters a Latin query matched). Han is written in
+/// Pinyin without tones and Kana in Hepburn, by ICU's transforms through Foundation (ICU has
+/// no Japanese readings of Han: in Japan only the Kana are written in Latin).
 enum Transliteration {
   /// The Latin spellings of `text` (lower case, other characters kept), or none when it has
-  /// no Cyrillic or Greek letter.
+  /// no letter of a script written in Latin here. Han gives its syllables apart and, when
+  /// there are several, all of them run together ("bei jing", "beijing"): Chinese does not
+  /// mark words, and the reader joins only two tokens.
   static func latin(_ text: String, countryCode: String?) -> [String] {
-    let scalars = Array(text.lowercased().unicodeScalars)
-    guard scalars.contains(where: { isCyrillic($0) || isGreek($0) }) else { return [] }
-    let language = Language(countryCode: countryCode)
-    var spellings: [String] = []
-    for variant in [false, true] {
-      var out = String.UnicodeScalarView()
-      var i = 0
-      while i < scalars.count {
-        let s = scalars[i]
-        if isGreek(s) {
-          i += appendGreek(scalars, at: i, variant: variant, to: &out)
-        } else if isCyrillic(s) {
-          let previous = i > 0 ? scalars[i - 1] : nil
-          out.append(
-            contentsOf: cyrillic(s, after: previous, language: language, variant: variant)
-              .unicodeScalars)
-          i += 1
-        } else {
-          out.append(s)
-          i += 1
-        }
-      }
-      let spelling = String(out)
-      if !spellings.contains(spelling) { spellings.append(spelling) }
+    if text.utf8.allSatisfy({ $0 < 0x80 }) { return [] }
+    let spellings = LatinTransliteration.latin(text, countryCode: countryCode)
+    guard text.unicodeScalars.contains(where: { isHan($0) || isKana($0) }) else {
+      return spellings
     }
-    return spellings
+    let base = spellings.first ?? text.lowercased()
+    let japanese =
+      countryCode?.uppercased() == "JP" || base.unicodeScalars.contains(where: isKana)
+    let (spaced, joined) = eastAsian(base, japanese: japanese)
+    guard spaced != base else { return spellings }
+    return joined == spaced ? [spaced] : [spaced, joined]
   }
 
   /// The BCP 47 tag of the Latin spelling of `text`, as OSM writes it in name keys
-  /// ("ru-Latn", "el-Latn").
+  /// ("ru-Latn", "el-Latn", "zh-Latn").
   static func languageTag(_ text: String, countryCode: String?) -> String {
-    if text.unicodeScalars.contains(where: isGreek) { return "el-Latn" }
-    switch Language(countryCode: countryCode) {
+    let scalars = text.unicodeScalars
+    if scalars.contains(where: isKana) || (countryCode?.uppercased() == "JP") {
+      return "ja-Latn"
+    }
+    if scalars.contains(where: isHan) { return "zh-Latn" }
+    if scalars.contains(where: LatinTransliteration.isGreek) { return "el-Latn" }
+    if scalars.contains(where: LatinTransliteration.isHangul) { return "ko-Latn" }
+    if scalars.contains(where: LatinTransliteration.isHebrew) { return "he-Latn" }
+    if scalars.contains(where: LatinTransliteration.isArabic) {
+      switch countryCode?.uppercased() {
+      case "IR", "AF": return "fa-Latn"
+      default: return "ar-Latn"
+      }
+    }
+    switch LatinTransliteration.Language(countryCode: countryCode) {
     case .russian: return "ru-Latn"
     case .ukrainian: return "uk-Latn"
     case .belarusian: return "be-Latn"
@@ -64,129 +66,116 @@ enum Transliteration {
     return out
   }
 
-  /// The language whose letters a Cyrillic name follows.
-  enum Language {
-    case russian, ukrainian, belarusian, bulgarian, serbian
+  static func isHan(_ s: Unicode.Scalar) -> Bool {
+    s.value &- 0x4E00 < 0x5200 || s.value &- 0x3400 < 0x19C0 || s.value &- 0xF900 < 0x200
+      || s.value &- 0x20000 < 0x12000 || s.value == 0x3007
+  }
 
-    init(countryCode: String?) {
-      switch countryCode?.uppercased() {
-      case "UA": self = .ukrainian
-      case "BY": self = .belarusian
-      case "BG": self = .bulgarian
-      case "RS", "ME", "BA", "MK": self = .serbian
-      default: self = .russian
+  static func isKana(_ s: Unicode.Scalar) -> Bool {
+    s.value &- 0x3041 < 0x5F || s.value &- 0x30A0 < 0x60 || s.value &- 0x31F0 < 0x10
+      || s.value &- 0xFF66 < 0x3A
+  }
+
+  /// `text` with its Han (unless `japanese`) and its runs of Kana in Latin, each Han
+  /// syllable and each Kana run a word of its own; the rest kept. Second, the same with the
+  /// syllables of each run of Han run together ("bei jing" and "beijing").
+  static func eastAsian(_ text: String, japanese: Bool) -> (spaced: String, joined: String) {
+    var spaced = String.UnicodeScalarView()
+    var joined = String.UnicodeScalarView()
+    var kana = ""
+    var lastWasHan = false
+    func separate(_ out: inout String.UnicodeScalarView) {
+      if let last = out.last, last != " " { out.append(" ") }
+    }
+    func put(_ word: String, han: Bool) {
+      separate(&spaced)
+      spaced.append(contentsOf: word.unicodeScalars)
+      spaced.append(" ")
+      if !(han && lastWasHan) { separate(&joined) }
+      joined.append(contentsOf: word.unicodeScalars)
+      lastWasHan = han
+    }
+    func flushKana() {
+      guard !kana.isEmpty else { return }
+      put(ICUTransforms.shared.latin(kanaRun: kana), han: false)
+      kana = ""
+    }
+    for s in text.unicodeScalars {
+      if isKana(s) {
+        kana.unicodeScalars.append(s)
+        continue
       }
-    }
-  }
-
-  static func isCyrillic(_ s: Unicode.Scalar) -> Bool { s.value &- 0x400 < 0x100 }
-  static func isGreek(_ s: Unicode.Scalar) -> Bool {
-    s.value &- 0x370 < 0x90 || s.value &- 0x1F00 < 0x100
-  }
-
-  /// One Cyrillic letter (lower case).
-  static func cyrillic(
-    _ s: Unicode.Scalar, after previous: Unicode.Scalar?, language: Language, variant: Bool
-  ) -> String {
-    switch s {
-    case "а": return "a"
-    case "б": return "b"
-    case "в": return "v"
-    case "г":
-      return language == .ukrainian || language == .belarusian ? "h" : "g"
-    case "ґ": return "g"
-    case "д": return "d"
-    case "ђ": return "dj"
-    case "е":
-      // Ukrainian е is e; Russian е after a vowel or a sign is ye in BGN/PCGN.
-      if language == .russian && !variant, let previous,
-        "аеёиоуыэюяьъ".unicodeScalars.contains(previous)
-      {
-        return "ye"
+      flushKana()
+      if isHan(s) && !japanese {
+        put(ICUTransforms.shared.pinyin(s), han: true)
+        continue
       }
-      return "e"
-    case "ё": return "e"
-    case "є": return variant ? "je" : "ye"
-    case "ж": return "zh"
-    case "з": return "z"
-    case "и":
-      return language == .ukrainian ? "y" : "i"
-    case "і": return "i"
-    case "ї": return variant ? "ji" : "yi"
-    case "й": return variant ? "j" : (language == .ukrainian ? "i" : "y")
-    case "ј": return "j"
-    case "к": return "k"
-    case "л": return "l"
-    case "љ": return "lj"
-    case "м": return "m"
-    case "н": return "n"
-    case "њ": return "nj"
-    case "о": return "o"
-    case "п": return "p"
-    case "р": return "r"
-    case "с": return "s"
-    case "т": return "t"
-    case "ћ": return "c"
-    case "у": return "u"
-    case "ў": return variant ? "u" : "w"
-    case "ф": return "f"
-    case "х": return variant ? "h" : "kh"
-    case "ц": return variant ? "c" : "ts"
-    case "ч": return "ch"
-    case "џ": return "dz"
-    case "ш": return "sh"
-    case "щ":
-      if language == .bulgarian { return "sht" }
-      return variant ? "sch" : "shch"
-    case "ъ": return language == .bulgarian ? "a" : ""
-    case "ы": return "y"
-    case "ь": return ""
-    case "э": return "e"
-    case "ю": return variant ? "ju" : "yu"
-    case "я": return variant ? "ja" : "ya"
-    default: return ""
-    }
-  }
-
-  /// Appends the Latin form of the Greek letter (or digraph) at `i`; returns the scalars
-  /// it took.
-  static func appendGreek(
-    _ scalars: [Unicode.Scalar], at i: Int, variant: Bool, to out: inout String.UnicodeScalarView
-  ) -> Int {
-    // Accents and breathings off: the base letter decides.
-    func base(_ k: Int) -> Unicode.Scalar? {
-      guard k < scalars.count else { return nil }
-      let decomposed = String(scalars[k]).decomposedStringWithCanonicalMapping.unicodeScalars
-      return decomposed.first
-    }
-    let s = base(i)!
-    let next = base(i + 1)
-    func put(_ text: String) { out.append(contentsOf: text.unicodeScalars) }
-    // Digraphs.
-    if let next {
-      switch (s, next) {
-      case ("ο", "υ"): put(variant ? "u" : "ou"); return 2
-      case ("α", "ι"): put(variant ? "e" : "ai"); return 2
-      case ("ε", "ι"), ("ο", "ι"): put(variant ? "i" : String(s == "ε" ? "ei" : "oi")); return 2
-      case ("μ", "π"): put(i == 0 || variant ? "b" : "mp"); return 2
-      case ("ν", "τ"): put(i == 0 || variant ? "d" : "nt"); return 2
-      case ("γ", "κ"): put(i == 0 || variant ? "g" : "gk"); return 2
-      case ("γ", "γ"): put("ng"); return 2
-      case ("α", "υ"): put("av"); return 2
-      case ("ε", "υ"): put("ev"); return 2
-      default: break
+      if lastWasHan || spaced.last == " " {
+        // After a spelled word: a space, or the next word starts apart.
+        if s == " " { continue }
+        separate(&spaced)
+        separate(&joined)
       }
+      lastWasHan = false
+      spaced.append(s)
+      joined.append(s)
     }
-    if let pair = greekLetters[s] { put(variant ? pair.1 : pair.0) }
-    return 1
+    flushKana()
+    while spaced.last == " " { spaced.removeLast() }
+    while joined.last == " " { joined.removeLast() }
+    return (String(spaced), String(joined))
+  }
+}
+
+/// ICU's transforms through Foundation, with their answers kept: one Han character's Pinyin,
+/// one run of Kana's Hepburn.
+final class ICUTransforms: @unchecked Sendable {
+  // @unchecked: the caches are read and written only while holding `lock`.
+  static let shared = ICUTransforms()
+  private let lock = NSLock()
+  private var han: [Unicode.Scalar: String] = [:]
+  private var kana: [String: String] = [:]
+
+  /// The Pinyin of one Han character, lower case without tones ("京" → "jing"); the
+  /// character itself when ICU has none.
+  func pinyin(_ s: Unicode.Scalar) -> String {
+    lock.lock()
+    if let known = han[s] {
+      lock.unlock()
+      return known
+    }
+    lock.unlock()
+    let latin = Self.transform(String(s), "Han-Latin; Latin-ASCII; Lower") ?? String(s)
+    let clean = latin.unicodeScalars.allSatisfy({ $0.value < 0x80 }) ? latin : String(s)
+    lock.lock()
+    han[s] = clean
+    lock.unlock()
+    return clean
   }
 
-  /// Greek letters: (ELOT 743 / BGN-PCGN, phonetic).
-  static let greekLetters: [Unicode.Scalar: (String, String)] = [
-    "α": ("a", "a"), "β": ("v", "v"), "γ": ("g", "g"), "δ": ("d", "d"), "ε": ("e", "e"),
-    "ζ": ("z", "z"), "η": ("i", "i"), "θ": ("th", "th"), "ι": ("i", "i"), "κ": ("k", "k"),
-    "λ": ("l", "l"), "μ": ("m", "m"), "ν": ("n", "n"), "ξ": ("x", "ks"), "ο": ("o", "o"),
-    "π": ("p", "p"), "ρ": ("r", "r"), "σ": ("s", "s"), "ς": ("s", "s"), "τ": ("t", "t"),
-    "υ": ("y", "i"), "φ": ("f", "f"), "χ": ("ch", "h"), "ψ": ("ps", "ps"), "ω": ("o", "o"),
-  ]
+  /// The Hepburn spelling of a run of Hiragana or Katakana, lower case without macrons
+  /// ("スカイツリー" → "sukaitsuri").
+  func latin(kanaRun run: String) -> String {
+    lock.lock()
+    if let known = kana[run] {
+      lock.unlock()
+      return known
+    }
+    lock.unlock()
+    var latin =
+      Self.transform(run, "Hiragana-Latin; Katakana-Latin; Latin-ASCII; Lower") ?? run
+    // The long-vowel mark and the middle dot ICU leaves as punctuation.
+    latin = String(latin.unicodeScalars.filter { $0.value < 0x80 && $0 != "~" && $0 != "'" })
+    if latin.isEmpty { latin = run }
+    lock.lock()
+    // Runs are many in a country's data: the kept answers are bounded.
+    if kana.count >= 1 << 16 { kana.removeAll(keepingCapacity: true) }
+    kana[run] = latin
+    lock.unlock()
+    return latin
+  }
+
+  static func transform(_ text: String, _ id: String) -> String? {
+    text.applyingTransform(StringTransform(id), reverse: false)
+  }
 }
