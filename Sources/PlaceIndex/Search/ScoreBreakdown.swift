@@ -31,10 +31,14 @@ package struct ScoreBreakdown: Sendable, Equatable, CustomStringConvertible {
   package var nearness = 0.0
   /// ``Ranking/relaxedPenalty`` when one typed word is left unmatched, else 0 (subtracted).
   package var penalty = 0.0
+  /// ``Ranking/typoPenalty`` when a word matches only within typo distance or inside a
+  /// longer word, else 0 (subtracted).
+  package var typoPenalty = 0.0
 
   /// The sum of the parts: the score.
   package var total: Double {
     words.reduce(0) { $0 + $1.points } + coverage + wholeName + importance + nearness - penalty
+      - typoPenalty
   }
 
   package var description: String {
@@ -49,6 +53,7 @@ package struct ScoreBreakdown: Sendable, Equatable, CustomStringConvertible {
     parts.append("importance \(f(importance))")
     parts.append("nearness \(f(nearness))")
     var line = "score \(f(total)) = " + parts.joined(separator: " + ")
+    if typoPenalty != 0 { line += " - typo \(f(typoPenalty))" }
     if penalty != 0 { line += " - relaxed \(f(penalty))" }
     return line
   }
@@ -76,7 +81,9 @@ extension LoadedIndex {
     try places.match(place.rank, into: &entry, contexts: try decodedContexts.view)
     var out = ScoreBreakdown()
     var allInName = true
-    var inNameCount = 0
+    var inName = 0.0
+    var leastShare = 1.0
+    var allExact = true
     for (text, word) in zip(plan.tokens, words) {
       let hits = try WordHitMap(word, postings: postings, placeCount: places.count)[place.rank]
       guard let (part, share, exact) = hits.match else {
@@ -84,7 +91,9 @@ extension LoadedIndex {
         out.words.append(.init(word: text, part: nil, match: nil, points: 0))
         continue
       }
-      if part == .name { inNameCount += 1 } else { allInName = false }
+      if part == .name { inName += share } else { allInName = false }
+      leastShare = min(leastShare, share)
+      if !exact { allExact = false }
       let kind =
         share < 1 ? (word.infixOnly ? "inside a word" : "typo") : exact ? "whole word" : "prefix"
       out.words.append(
@@ -94,12 +103,13 @@ extension LoadedIndex {
     }
     if entry.nameWordCount > 0 {
       out.coverage =
-        Ranking.coverage * Double(min(inNameCount, entry.nameWordCount))
+        Ranking.coverage * min(inName, Double(entry.nameWordCount))
         / Double(entry.nameWordCount)
     }
     if allInName && words.count >= entry.nameWordCount && Self.mayEarnWholeName(words) {
-      out.wholeName = Ranking.wholeName
+      out.wholeName = Ranking.wholeName * leastShare * (allExact ? 1 : Ranking.wholeNamePrefixShare)
     }
+    if leastShare < 1 { out.typoPenalty = Ranking.typoPenalty }
     out.importance = Ranking.importance * Double(entry.importance) / 65535
     let context = SearchContext(filter: filter, typeFilter: typeFilter, limit: limit)
     let point = Coordinate(
