@@ -22,7 +22,6 @@ import Testing
       "earns it from \(Ranking.wholeNameMinimum) letters on",
       "is then lowered by \(W.typoPenalty), so that it sorts after every match as typed",
       "of up to \(W.typoOrderWords) words",
-      "\(W.wholeNamePrefixShare) of it when a\n  word is typed only in part",
       "shorter than \(W.exactFromLetters) letters, counts as a prefix",
       "closer than \(Int(W.stationRadius(true))) m are one station",
       "closer than \(Int(W.namedAfterRadius / 1000)) km, is shown after that place",

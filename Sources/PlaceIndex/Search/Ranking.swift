@@ -39,9 +39,6 @@ enum Ranking {
   /// Letters a word still being typed (the last, with nothing after it) needs before it counts
   /// as a whole token: shorter, it counts as a prefix of the words it starts.
   static let exactFromLetters = 3
-  /// The share of ``wholeName`` a name earns whose words were typed in part (a prefix of its
-  /// last word): the whole name typed as it is counts more.
-  static let wholeNamePrefixShare = 0.5
   /// Letters a one-word query needs before a name counts as typed whole.
   static let wholeNameMinimum = 3
   /// Scaled by the share of the name's words that the typed words matched: "Rivington"
@@ -222,10 +219,6 @@ enum Ranking {
       (
         "a relaxed match sorts after every full match of up to \(relaxedOrderWords) words, typos or not",
         relaxedPenalty > typoPenalty + bestScore(words: relaxedOrderWords)
-      ),
-      (
-        "a whole name typed in part earns a share of the whole-name bonus",
-        wholeNamePrefixShare >= 0 && wholeNamePrefixShare <= 1
       ),
       (
         "a station's nodes of one type lie farther apart than a station and a stop",

@@ -83,7 +83,6 @@ extension LoadedIndex {
     var allInName = true
     var inName = 0.0
     var leastShare = 1.0
-    var allExact = true
     for (text, word) in zip(plan.tokens, words) {
       let hits = try WordHitMap(word, postings: postings, placeCount: places.count)[place.rank]
       guard let (part, share, exact) = hits.match else {
@@ -93,7 +92,6 @@ extension LoadedIndex {
       }
       if part == .name { inName += share } else { allInName = false }
       leastShare = min(leastShare, share)
-      if !exact { allExact = false }
       let kind =
         share < 1 ? (word.infixOnly ? "inside a word" : "typo") : exact ? "whole word" : "prefix"
       out.words.append(
@@ -107,7 +105,7 @@ extension LoadedIndex {
         / Double(entry.nameWordCount)
     }
     if allInName && words.count >= entry.nameWordCount && Self.mayEarnWholeName(words) {
-      out.wholeName = Ranking.wholeName * leastShare * (allExact ? 1 : Ranking.wholeNamePrefixShare)
+      out.wholeName = Ranking.wholeName * leastShare
     }
     if leastShare < 1 { out.typoPenalty = Ranking.typoPenalty }
     out.importance = Ranking.importance * Double(entry.importance) / 65535

@@ -30,7 +30,6 @@ extension LoadedIndex {
     // least share of any word, which the whole-name bonus is scaled by.
     var inName = 0.0
     var leastShare = 1.0
-    var allExact = true
     for h in hits {
       // Where the word lies: the primary name, an alternative name only, or the context; as
       // typed, else within typo distance.
@@ -42,7 +41,6 @@ extension LoadedIndex {
       }
       if part == .name { inName += share } else { allInName = false }
       leastShare = min(leastShare, share)
-      if !exact { allExact = false }
       text += share * part.weight(exact: exact)
     }
     guard missed == missing else { return nil }
@@ -55,7 +53,7 @@ extension LoadedIndex {
     // them would get it.
     // A typo earns its share of it: a name typed as it is outranks one reached by a typo.
     if allInName && resolved.count >= nameWordCount && Self.mayEarnWholeName(resolved) {
-      text += Ranking.wholeName * leastShare * (allExact ? 1 : Ranking.wholeNamePrefixShare)
+      text += Ranking.wholeName * leastShare
     }
     // A match that needs a typo (or a word inside a word) sorts after the matches as typed.
     if leastShare < 1 { text -= Ranking.typoPenalty }
