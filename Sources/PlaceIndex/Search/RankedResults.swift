@@ -60,6 +60,15 @@ extension PlacesClient {
       built[i] = .some(out)
       return out
     }
+    // What the reordering compares, read from the records alone (no display is built for a
+    // place looked ahead at).
+    var peeked = [Peek??](repeating: nil, count: found.count)
+    func peek(_ i: Int) -> Peek? {
+      if let p = peeked[i] { return p }
+      let p = try? Peek(found[i], in: indexes[found[i].shard])
+      peeked[i] = .some(p)
+      return p
+    }
     // The order shown: the found order, but a stop or station goes after a place of its name
     // (the street, square or building it is named after) found below it, and a neighbourhood
     // after the point of interest of its name that it is the grounds of.
@@ -74,10 +83,10 @@ extension PlacesClient {
         at += 1
         continue
       }
-      if r.isTransit || r.type == "neighborhood", !moved.contains(i),
+      if r.isTransit || r.type == "neighborhood", !moved.contains(i), let me = peek(i),
         let later = order[(at + 1)...].firstIndex(where: { j in
-          guard let o = shown(j) else { return false }
-          return r.comesAfter(o)
+          guard let o = peek(j) else { return false }
+          return me.comesAfter(o)
         })
       {
         moved.insert(i)
@@ -113,12 +122,19 @@ private struct Shown {
   /// Whether the place is a public transport stop or station (``Ranking/transitTypes``).
   var isTransit: Bool
   /// Whether the place is an establishment shown with a street address, which another
-  /// establishment of its name at that address duplicates.
-  var isShopAtAddress: Bool
+  /// establishment of its name at that address duplicates (computed when compared: most
+  /// results are never compared so).
+  var isShopAtAddress: Bool {
+    // An establishment whose secondary text starts with a street address (a number in its
+    // first part: "100 Delancey Street, New York…", "Pohjoisesplanadi 37, Helsinki…").
+    let firstPart = suggestion.secondaryText.text.split(separator: ",").first ?? ""
+    return !isTransit && suggestion.types.contains("establishment")
+      && firstPart.contains(where: \.isNumber) && firstPart.contains(where: \.isLetter)
+  }
   /// The folded name's words before any parenthesis ("Delancey Street - Essex Street (J,M,F)"
   /// is "delancey street essex street"), for stops and stations named after a place and for
-  /// the nodes of one station.
-  var baseName: String
+  /// the nodes of one station (computed when compared).
+  var baseName: String { Shown.baseName(suggestion.primaryText.text) }
 
   init(place: ScoredPlace, suggestion: AutocompletePlaceSuggestion, key: String) {
     self.place = place
@@ -128,43 +144,63 @@ private struct Shown {
     point = Coordinate(
       latitude: Double(place.latitudeE7) / 1e7, longitude: Double(place.longitudeE7) / 1e7)
     isTransit = Ranking.transitTypes.contains(type)
-    // An establishment whose secondary text starts with a street address (a number in its
-    // first part: "100 Delancey Street, New York…", "Pohjoisesplanadi 37, Helsinki…").
-    let firstPart = suggestion.secondaryText.text.split(separator: ",").first ?? ""
-    isShopAtAddress =
-      !isTransit && suggestion.types.contains("establishment")
-      && firstPart.contains(where: \.isNumber) && firstPart.contains(where: \.isLetter)
-    let name = suggestion.primaryText.text
-    let cut = name.firstIndex(of: "(").map { name[..<$0] } ?? name[...]
-    baseName = TextNormalizer.fold(cut).split { !$0.isLetter && !$0.isNumber }.joined(
-      separator: " ")
   }
 
-  /// Whether this is shown after `other`, found after it: a stop or station after the place
-  /// it is named after (``Ranking/namedAfterRadius``); a neighbourhood after the point of
-  /// interest of its name that it lies around (a castle's grounds, ``Ranking/groundsRadius``).
-  func comesAfter(_ other: Shown) -> Bool {
-    if isTransit {
-      return !other.isTransit && baseName == other.baseName
-        && point.distance(to: other.point) < Ranking.namedAfterRadius
-    }
-    return type == "neighborhood" && key == other.key
-      && other.suggestion.types.contains("establishment")
-      && point.distance(to: other.point) < Ranking.groundsRadius
+  /// The folded words of `name` before any parenthesis.
+  static func baseName(_ name: String) -> String {
+    let cut = name.firstIndex(of: "(").map { name[..<$0] } ?? name[...]
+    return TextNormalizer.fold(cut).split { !$0.isLetter && !$0.isNumber }.joined(
+      separator: " ")
   }
 
   /// Whether `other`, found after this, is the same thing (``Ranking/areDuplicates``): the
   /// same name and type close by; a station's nodes; a shop mapped twice at one address.
   func isDuplicate(of other: Shown) -> Bool {
-    let distance = point.distance(to: other.point)
     if isTransit && other.isTransit && baseName == other.baseName {
-      return distance < Ranking.stationRadius(type == other.type)
+      return point.distance(to: other.point) < Ranking.stationRadius(type == other.type)
     }
     guard key == other.key else { return false }
+    let distance = point.distance(to: other.point)
     if Ranking.areDuplicates(type, other.type, distance: distance) { return true }
     return isShopAtAddress && other.isShopAtAddress && distance < Ranking.sameAddressRadius
       && suggestion.secondaryText.text == other.suggestion.secondaryText.text
   }
+}
+
+/// A found place's name, type and position from its record, for the reordering of stops,
+/// stations and grounds (``Shown/isTransit``): cheaper than its display.
+private struct Peek {
+  var key: String
+  var baseName: String
+  var type: String
+  var isTransit: Bool
+  var isEstablishment: Bool
+  var point: Coordinate
+
+  init(_ f: ScoredPlace, in index: LoadedIndex) throws {
+    let e = try index.places.entry(f.rank)
+    let name = try index.strings.string(e.primaryText)
+    key = TextNormalizer.fold(name)
+    baseName = Shown.baseName(name)
+    type = index.primaryTypeOfList[e.typeList]
+    isTransit = Ranking.transitTypes.contains(type)
+    isEstablishment = index.types.types(ofList: e.typeList).contains("establishment")
+    point = Coordinate(
+      latitude: Double(f.latitudeE7) / 1e7, longitude: Double(f.longitudeE7) / 1e7)
+  }
+
+  /// Whether this is shown after `other`, found after it: a stop or station after the place
+  /// it is named after (``Ranking/namedAfterRadius``); a neighbourhood after the point of
+  /// interest of its name that it lies around (a castle's grounds, ``Ranking/groundsRadius``).
+  func comesAfter(_ other: Peek) -> Bool {
+    if isTransit {
+      return !other.isTransit && baseName == other.baseName
+        && point.distance(to: other.point) < Ranking.namedAfterRadius
+    }
+    return type == "neighborhood" && key == other.key && other.isEstablishment
+      && point.distance(to: other.point) < Ranking.groundsRadius
+  }
+
 }
 
 /// A suggestion with its score in parts, and the places folded into it (`--explain`).

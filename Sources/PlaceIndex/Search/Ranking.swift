@@ -13,7 +13,6 @@ import Foundation
 ///   match counting ``typoShare`` of a word);
 /// - ``wholeName`` when every word of the name was typed (``wholeNameMinimum`` letters at
 ///   least for one word), times ``typoShare`` when one of them needed a typo;
-/// - minus ``typoPenalty`` when a word needed a typo (or lies inside a longer word);
 /// - ``importance`` times the place's importance (0…1);
 /// - ``nearness`` times `exp(-distance / nearnessScale)` from the origin or the bias region's
 ///   center (the whole of it inside the bias region);
@@ -52,11 +51,6 @@ enum Ranking {
   /// inside a longer token) counts this share of a prefix match; in the coverage it counts this
   /// share of a word, and the whole-name bonus it earns is this share of the bonus.
   static let typoShare = 0.45
-  /// A match that needs a typo (or a word inside a word) is lowered by this much, so that it
-  /// sorts after every match as typed ("kauppah" is Vanha Kauppahalli before Kauppatori).
-  static let typoPenalty = 20.0
-  /// ``typoPenalty`` exceeds the best score of a match as typed of up to this many words.
-  static let typoOrderWords = 2
 
   // MARK: Importance and nearness
 
@@ -72,7 +66,7 @@ enum Ranking {
   /// A relaxed match sorts after every full match: its score is lowered by this much.
   static let relaxedPenalty = 100.0
   /// ``relaxedPenalty`` exceeds the best score of a full match of up to this many words.
-  static let relaxedOrderWords = 22
+  static let relaxedOrderWords = 24
   /// The most postings the relaxed pass reads (over its two driving words).
   static let relaxedBudget = 256
 
@@ -213,12 +207,8 @@ enum Ranking {
         typoShare > 0 && typoShare * namePrefix < contextExact
       ),
       (
-        "a typo match sorts after every match as typed of up to \(typoOrderWords) words",
-        typoPenalty > bestScore(words: typoOrderWords)
-      ),
-      (
-        "a relaxed match sorts after every full match of up to \(relaxedOrderWords) words, typos or not",
-        relaxedPenalty > typoPenalty + bestScore(words: relaxedOrderWords)
+        "a relaxed match sorts after every full match of up to \(relaxedOrderWords) words",
+        relaxedPenalty > bestScore(words: relaxedOrderWords)
       ),
       (
         "a station's nodes of one type lie farther apart than a station and a stop",

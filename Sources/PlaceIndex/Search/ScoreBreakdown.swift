@@ -31,14 +31,10 @@ package struct ScoreBreakdown: Sendable, Equatable, CustomStringConvertible {
   package var nearness = 0.0
   /// ``Ranking/relaxedPenalty`` when one typed word is left unmatched, else 0 (subtracted).
   package var penalty = 0.0
-  /// ``Ranking/typoPenalty`` when a word matches only within typo distance or inside a
-  /// longer word, else 0 (subtracted).
-  package var typoPenalty = 0.0
 
   /// The sum of the parts: the score.
   package var total: Double {
     words.reduce(0) { $0 + $1.points } + coverage + wholeName + importance + nearness - penalty
-      - typoPenalty
   }
 
   package var description: String {
@@ -53,7 +49,6 @@ package struct ScoreBreakdown: Sendable, Equatable, CustomStringConvertible {
     parts.append("importance \(f(importance))")
     parts.append("nearness \(f(nearness))")
     var line = "score \(f(total)) = " + parts.joined(separator: " + ")
-    if typoPenalty != 0 { line += " - typo \(f(typoPenalty))" }
     if penalty != 0 { line += " - relaxed \(f(penalty))" }
     return line
   }
@@ -107,7 +102,6 @@ extension LoadedIndex {
     if allInName && words.count >= entry.nameWordCount && Self.mayEarnWholeName(words) {
       out.wholeName = Ranking.wholeName * leastShare
     }
-    if leastShare < 1 { out.typoPenalty = Ranking.typoPenalty }
     out.importance = Ranking.importance * Double(entry.importance) / 65535
     let context = SearchContext(filter: filter, typeFilter: typeFilter, limit: limit)
     let point = Coordinate(

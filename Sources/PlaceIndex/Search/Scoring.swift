@@ -55,8 +55,6 @@ extension LoadedIndex {
     if allInName && resolved.count >= nameWordCount && Self.mayEarnWholeName(resolved) {
       text += Ranking.wholeName * leastShare
     }
-    // A match that needs a typo (or a word inside a word) sorts after the matches as typed.
-    if leastShare < 1 { text -= Ranking.typoPenalty }
     return text
   }
 
