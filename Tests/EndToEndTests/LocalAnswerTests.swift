@@ -1,6 +1,7 @@
 import Foundation
 import PlaceCore
 import PlaceIndex
+import PlaceIndexBuilder
 import TestSupport
 import Testing
 

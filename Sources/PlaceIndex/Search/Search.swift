@@ -94,8 +94,10 @@ extension LoadedIndex {
 
   /// A word still being typed, shorter than ``Ranking/exactFromLetters``, is a prefix even
   /// where it is a whole token: "p" is the start of Pitt Street before it is the "P" of "P.C.".
+  /// Not a number: a housenumber is short and typed whole ("улица 2", "Bergstrasse 1").
   static func shortWordAsPrefix(_ words: inout [ResolvedToken], _ plan: QueryPlan) {
-    guard let last = words.indices.last, !plan.lastIsFinished,
+    let number = plan.tokens.last?.unicodeScalars.first?.properties.numericType != nil
+    guard let last = words.indices.last, !plan.lastIsFinished, !number,
       words[last].typedLength < Ranking.exactFromLetters
     else { return }
     words[last].exact = nil
