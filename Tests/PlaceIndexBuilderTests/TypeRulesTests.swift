@@ -265,9 +265,15 @@ struct TypeRulesTests {
     #expect(town > bakery)
     #expect(station > bench)
     #expect(station > bakery)
-    #expect(bakery > route)
+    // As in Nominatim's place ranks: a street before a shop of the same standing; a stop
+    // below the station and the street it is named after.
+    let stop = score(["highway": "bus_stop", "name": "Vaduz Post"])
+    #expect(route > bakery)
     #expect(route > address)
     #expect(address > bench)
+    #expect(station > stop)
+    #expect(route > stop)
+    #expect(bakery > stop)
 
     let withWikidata = score(["shop": "bakery", "name": "Beck", "wikidata": "Q1"])
     #expect(withWikidata > bakery)

@@ -20,6 +20,10 @@ import Testing
       "\(W.importance) × the place's importance",
       "\(W.nearness) × exp(−distance / \(Int(W.nearnessScale / 1000)) km)",
       "earns it from \(Ranking.wholeNameMinimum) letters on",
+      "earns \(W.typoShare) of the whole-name bonus",
+      "shorter than \(W.exactFromLetters) letters, counts as a prefix",
+      "closer than \(Int(W.stationRadius(true))) m are one station",
+      "closer than \(Int(W.namedAfterRadius / 1000)) km, is shown after that place",
       "more than \(Ranking.nearFirstMinimumCost) places",
       "after \(Ranking.nearFirstAfter) records,",
     ]

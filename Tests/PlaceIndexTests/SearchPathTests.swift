@@ -241,7 +241,8 @@ struct SearchOracleTests {
     _ index: LoadedIndex, _ query: String, filter: AutocompleteFilter, limit: Int
   ) throws -> [ScoredPlace] {
     let plan = QueryPlan(query: query, inputOffset: nil)
-    let resolved = try plan.tokens.map { try index.resolve($0, limit: limit) }
+    var resolved = try plan.tokens.map { try index.resolve($0, limit: limit) }
+    LoadedIndex.shortWordAsPrefix(&resolved, plan)
     let maps = try resolved.map {
       try WordHitMap($0, postings: index.postings, placeCount: index.places.count)
     }

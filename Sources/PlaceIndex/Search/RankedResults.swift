@@ -41,33 +41,166 @@ extension PlacesClient {
       )
     }
     var results = RankedResults()
-    var seen: [(key: String, type: String, point: Coordinate)] = []
+    var seen: [Shown] = []
     var tables = [Abbreviations?](repeating: nil, count: indexes.count)
-    for f in found {
-      guard results.shown.count < limit else { break }
+    // Each found place's suggestion, built when first needed (nil: not built; .some(nil): none).
+    var built = [Shown??](repeating: nil, count: found.count)
+    func shown(_ i: Int) -> Shown? {
+      if let b = built[i] { return b }
+      let f = found[i]
       // Each index's abbreviations are fetched once per request: the cell takes a lock and
       // the table's storage is shared by every thread.
       if tables[f.shard] == nil { tables[f.shard] = try? indexes[f.shard].abbreviations }
-      guard let a = tables[f.shard],
+      var out: Shown?
+      if let a = tables[f.shard],
         let (s, key) = try? suggestion(for: f, plan: plan, filter: request.filter, abbreviations: a)
-      else { continue }
-      // The same shop mapped as node and building: same name, same or no specific type, close
-      // together.
-      let point = Coordinate(
-        latitude: Double(f.latitudeE7) / 1e7, longitude: Double(f.longitudeE7) / 1e7)
-      let type = s.types.first ?? ""
-      if let into = seen.firstIndex(where: {
-        $0.key == key
-          && Ranking.areDuplicates(type, $0.type, distance: $0.point.distance(to: point))
-      }) {
-        results.collapsed.append((RankedResults.Result(place: f, suggestion: s), into))
+      {
+        out = Shown(place: f, suggestion: s, key: key)
+      }
+      built[i] = .some(out)
+      return out
+    }
+    // What the reordering compares, read from the records alone (no display is built for a
+    // place looked ahead at).
+    var peeked = [Peek??](repeating: nil, count: found.count)
+    func peek(_ i: Int) -> Peek? {
+      if let p = peeked[i] { return p }
+      let p = try? Peek(found[i], in: indexes[found[i].shard])
+      peeked[i] = .some(p)
+      return p
+    }
+    // The order shown: the found order, but a stop or station goes after a place of its name
+    // (the street, square or building it is named after) found below it, and a neighbourhood
+    // after the point of interest of its name that it is the grounds of.
+    var order = Array(found.indices)
+    var moved = Set<Int>()
+    // How many stops went after each place so far: the next goes after them, in found order.
+    var after: [Int: Int] = [:]
+    var at = 0
+    while at < order.count, results.shown.count < limit {
+      let i = order[at]
+      guard let r = shown(i) else {
+        at += 1
         continue
       }
-      seen.append((key, type, point))
-      results.shown.append(RankedResults.Result(place: f, suggestion: s))
+      if r.isTransit || r.type == "neighborhood", !moved.contains(i), let me = peek(i),
+        let later = order[(at + 1)...].firstIndex(where: { j in
+          guard let o = peek(j) else { return false }
+          return me.comesAfter(o)
+        })
+      {
+        moved.insert(i)
+        let place = order[later]
+        order.insert(i, at: later + 1 + after[place, default: 0])
+        after[place, default: 0] += 1
+        order.remove(at: at)
+        continue
+      }
+      at += 1
+      // The same shop mapped as node and building: same name, same or no specific type, close
+      // together.
+      if let into = seen.firstIndex(where: { $0.isDuplicate(of: r) }) {
+        results.collapsed.append(
+          (RankedResults.Result(place: r.place, suggestion: r.suggestion), into))
+        continue
+      }
+      seen.append(r)
+      results.shown.append(RankedResults.Result(place: r.place, suggestion: r.suggestion))
     }
     return results
   }
+}
+
+/// A found place as a suggestion, with what folding duplicates compares.
+private struct Shown {
+  var place: ScoredPlace
+  var suggestion: AutocompletePlaceSuggestion
+  /// The folded name (``PlaceDisplay/duplicateKey``).
+  var key: String
+  var type: String
+  var point: Coordinate
+  /// Whether the place is a public transport stop or station (``Ranking/transitTypes``).
+  var isTransit: Bool
+  /// Whether the place is an establishment shown with a street address, which another
+  /// establishment of its name at that address duplicates (computed when compared: most
+  /// results are never compared so).
+  var isShopAtAddress: Bool {
+    // An establishment whose secondary text starts with a street address (a number in its
+    // first part: "100 Delancey Street, New York…", "Pohjoisesplanadi 37, Helsinki…").
+    let firstPart = suggestion.secondaryText.text.split(separator: ",").first ?? ""
+    return !isTransit && suggestion.types.contains("establishment")
+      && firstPart.contains(where: \.isNumber) && firstPart.contains(where: \.isLetter)
+  }
+  /// The folded name's words before any parenthesis ("Delancey Street - Essex Street (J,M,F)"
+  /// is "delancey street essex street"), for stops and stations named after a place and for
+  /// the nodes of one station (computed when compared).
+  var baseName: String { Shown.baseName(suggestion.primaryText.text) }
+
+  init(place: ScoredPlace, suggestion: AutocompletePlaceSuggestion, key: String) {
+    self.place = place
+    self.suggestion = suggestion
+    self.key = key
+    type = suggestion.types.first ?? ""
+    point = Coordinate(
+      latitude: Double(place.latitudeE7) / 1e7, longitude: Double(place.longitudeE7) / 1e7)
+    isTransit = Ranking.transitTypes.contains(type)
+  }
+
+  /// The folded words of `name` before any parenthesis.
+  static func baseName(_ name: String) -> String {
+    let cut = name.firstIndex(of: "(").map { name[..<$0] } ?? name[...]
+    return TextNormalizer.fold(cut).split { !$0.isLetter && !$0.isNumber }.joined(
+      separator: " ")
+  }
+
+  /// Whether `other`, found after this, is the same thing (``Ranking/areDuplicates``): the
+  /// same name and type close by; a station's nodes; a shop mapped twice at one address.
+  func isDuplicate(of other: Shown) -> Bool {
+    if isTransit && other.isTransit && baseName == other.baseName {
+      return point.distance(to: other.point) < Ranking.stationRadius(type == other.type)
+    }
+    guard key == other.key else { return false }
+    let distance = point.distance(to: other.point)
+    if Ranking.areDuplicates(type, other.type, distance: distance) { return true }
+    return isShopAtAddress && other.isShopAtAddress && distance < Ranking.sameAddressRadius
+      && suggestion.secondaryText.text == other.suggestion.secondaryText.text
+  }
+}
+
+/// A found place's name, type and position from its record, for the reordering of stops,
+/// stations and grounds (``Shown/isTransit``): cheaper than its display.
+private struct Peek {
+  var key: String
+  var baseName: String
+  var type: String
+  var isTransit: Bool
+  var isEstablishment: Bool
+  var point: Coordinate
+
+  init(_ f: ScoredPlace, in index: LoadedIndex) throws {
+    let e = try index.places.entry(f.rank)
+    let name = try index.strings.string(e.primaryText)
+    key = TextNormalizer.fold(name)
+    baseName = Shown.baseName(name)
+    type = index.primaryTypeOfList[e.typeList]
+    isTransit = Ranking.transitTypes.contains(type)
+    isEstablishment = index.types.types(ofList: e.typeList).contains("establishment")
+    point = Coordinate(
+      latitude: Double(f.latitudeE7) / 1e7, longitude: Double(f.longitudeE7) / 1e7)
+  }
+
+  /// Whether this is shown after `other`, found after it: a stop or station after the place
+  /// it is named after (``Ranking/namedAfterRadius``); a neighbourhood after the point of
+  /// interest of its name that it lies around (a castle's grounds, ``Ranking/groundsRadius``).
+  func comesAfter(_ other: Peek) -> Bool {
+    if isTransit {
+      return !other.isTransit && baseName == other.baseName
+        && point.distance(to: other.point) < Ranking.namedAfterRadius
+    }
+    return type == "neighborhood" && key == other.key && other.isEstablishment
+      && point.distance(to: other.point) < Ranking.groundsRadius
+  }
+
 }
 
 /// A suggestion with its score in parts, and the places folded into it (`--explain`).

@@ -7,10 +7,12 @@ import Foundation
 /// A score is the sum of
 /// - per typed word, the weight of the part of the place it lies in (``nameExact``,
 ///   ``namePrefix``, ``contextExact``, ``contextPrefix``), times ``alternativeName`` when it
-///   lies only in an alternative name and times ``typoShare`` when only within typo distance;
-/// - ``coverage`` times the share of the name's words that the typed words matched;
+///   lies only in an alternative name and times ``typoShare`` when only within typo distance
+///   (a word still being typed and shorter than ``exactFromLetters`` counts as a prefix);
+/// - ``coverage`` times the share of the name's words that the typed words matched (a typo
+///   match counting ``typoShare`` of a word);
 /// - ``wholeName`` when every word of the name was typed (``wholeNameMinimum`` letters at
-///   least for one word);
+///   least for one word), times ``typoShare`` when one of them needed a typo;
 /// - ``importance`` times the place's importance (0…1);
 /// - ``nearness`` times `exp(-distance / nearnessScale)` from the origin or the bias region's
 ///   center (the whole of it inside the bias region);
@@ -33,6 +35,9 @@ enum Ranking {
   /// Every word of the name typed: "Restaurant Weinstube" is that place, not
   /// "Hotel Restaurant Weinstube".
   static let wholeName = 1.5
+  /// Letters a word still being typed (the last, with nothing after it) needs before it counts
+  /// as a whole token: shorter, it counts as a prefix of the words it starts.
+  static let exactFromLetters = 3
   /// Letters a one-word query needs before a name counts as typed whole.
   static let wholeNameMinimum = 3
   /// Scaled by the share of the name's words that the typed words matched: "Rivington"
@@ -43,13 +48,14 @@ enum Ranking {
   /// named so.
   static let alternativeName = 0.75
   /// A token found only within typo distance (or, for a word that matches nothing else, only
-  /// inside a longer token) counts this share of a prefix match.
+  /// inside a longer token) counts this share of a prefix match; in the coverage it counts this
+  /// share of a word, and the whole-name bonus it earns is this share of the bonus.
   static let typoShare = 0.45
 
   // MARK: Importance and nearness
 
   /// Weight of the place's importance (stored as 0…65535 in the index).
-  static let importance = 4.0
+  static let importance = 6.0
   /// The nearness bonus at the focus (and everywhere inside a bias region).
   static let nearness = 5.0
   /// Distance, in meters, at which the nearness bonus falls to 1/e of its maximum.
@@ -140,6 +146,35 @@ enum Ranking {
       && distance < duplicateRadius(primaryType: "")
   }
 
+  /// Primary types of public transport stops and stations. One named like a place found with
+  /// it (the street, square or building it serves) is shown after that place; the nodes of one
+  /// station (its entrances, each line's stop) are one.
+  static let transitTypes: Set<String> = [
+    "bus_stop", "tram_stop", "transit_stop", "bus_station", "subway_station", "train_station",
+    "light_rail_station", "transit_station", "ferry_terminal",
+  ]
+
+  /// How far, in meters, a place may lie from a stop or station named like it for the stop to
+  /// be named after it.
+  static let namedAfterRadius = 2_000.0
+
+  /// How far, in meters, a neighbourhood may lie from a point of interest of its name for it
+  /// to be that place's grounds ("Schloss Vaduz" the neighbourhood around the castle), shown
+  /// after it.
+  static let groundsRadius = 300.0
+
+  /// How far apart, in meters, two places of one name and one address (the same secondary
+  /// text) may be and still be one, whatever their types: a shop mapped twice, as a drugstore
+  /// and as a pharmacy.
+  static let sameAddressRadius = 50.0
+
+  /// How far apart, in meters, two stops or stations of one name may be and still be one:
+  /// farther for the same type (a station's entrances and lines) than for two types (a
+  /// station and the tram stop outside it).
+  static func stationRadius(_ sameType: Bool) -> Double {
+    sameType ? 400 : duplicateRadius(primaryType: "")
+  }
+
   // MARK: Rules
 
   /// The best score a full match of `words` typed words can reach.
@@ -174,6 +209,10 @@ enum Ranking {
       (
         "a relaxed match sorts after every full match of up to \(relaxedOrderWords) words",
         relaxedPenalty > bestScore(words: relaxedOrderWords)
+      ),
+      (
+        "a station's nodes of one type lie farther apart than a station and a stop",
+        stationRadius(true) >= stationRadius(false) && namedAfterRadius > 0
       ),
       ("two edits need a longer word than one", typoTwoEditsFrom > typoOneEditFrom),
       ("rings grow outward", zip(ringRadii, ringRadii.dropFirst()).allSatisfy { $0 < $1 }),

@@ -76,7 +76,8 @@ extension LoadedIndex {
     try places.match(place.rank, into: &entry, contexts: try decodedContexts.view)
     var out = ScoreBreakdown()
     var allInName = true
-    var inNameCount = 0
+    var inName = 0.0
+    var leastShare = 1.0
     for (text, word) in zip(plan.tokens, words) {
       let hits = try WordHitMap(word, postings: postings, placeCount: places.count)[place.rank]
       guard let (part, share, exact) = hits.match else {
@@ -84,7 +85,8 @@ extension LoadedIndex {
         out.words.append(.init(word: text, part: nil, match: nil, points: 0))
         continue
       }
-      if part == .name { inNameCount += 1 } else { allInName = false }
+      if part == .name { inName += share } else { allInName = false }
+      leastShare = min(leastShare, share)
       let kind =
         share < 1 ? (word.infixOnly ? "inside a word" : "typo") : exact ? "whole word" : "prefix"
       out.words.append(
@@ -94,11 +96,11 @@ extension LoadedIndex {
     }
     if entry.nameWordCount > 0 {
       out.coverage =
-        Ranking.coverage * Double(min(inNameCount, entry.nameWordCount))
+        Ranking.coverage * min(inName, Double(entry.nameWordCount))
         / Double(entry.nameWordCount)
     }
     if allInName && words.count >= entry.nameWordCount && Self.mayEarnWholeName(words) {
-      out.wholeName = Ranking.wholeName
+      out.wholeName = Ranking.wholeName * leastShare
     }
     out.importance = Ranking.importance * Double(entry.importance) / 65535
     let context = SearchContext(filter: filter, typeFilter: typeFilter, limit: limit)

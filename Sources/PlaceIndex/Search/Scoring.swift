@@ -26,7 +26,10 @@ extension LoadedIndex {
     var text = 0.0
     var allInName = true
     var missed = 0
-    var inNameCount = 0
+    // The name's words the typed words matched, a typo match counting its share; and the
+    // least share of any word, which the whole-name bonus is scaled by.
+    var inName = 0.0
+    var leastShare = 1.0
     for h in hits {
       // Where the word lies: the primary name, an alternative name only, or the context; as
       // typed, else within typo distance.
@@ -36,19 +39,21 @@ extension LoadedIndex {
         allInName = false
         continue
       }
-      if part == .name { inNameCount += 1 } else { allInName = false }
+      if part == .name { inName += share } else { allInName = false }
+      leastShare = min(leastShare, share)
       text += share * part.weight(exact: exact)
     }
     guard missed == missing else { return nil }
     if nameWordCount > 0 {
-      text += Ranking.coverage * Double(min(inNameCount, nameWordCount)) / Double(nameWordCount)
+      text += Ranking.coverage * min(inName, Double(nameWordCount)) / Double(nameWordCount)
     }
     // Every word of the name typed: "Restaurant Weinstube" is that place, not
     // "Hotel Restaurant Weinstube".
     // Not after one or two letters: any one-word name (or other-language name) starting with
     // them would get it.
+    // A typo earns its share of it: a name typed as it is outranks one reached by a typo.
     if allInName && resolved.count >= nameWordCount && Self.mayEarnWholeName(resolved) {
-      text += Ranking.wholeName
+      text += Ranking.wholeName * leastShare
     }
     return text
   }

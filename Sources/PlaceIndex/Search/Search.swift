@@ -92,6 +92,17 @@ extension LoadedIndex {
       .map(\.shard)
   }
 
+  /// A word still being typed, shorter than ``Ranking/exactFromLetters``, is a prefix even
+  /// where it is a whole token: "p" is the start of Pitt Street before it is the "P" of "P.C.".
+  /// Not a number: a housenumber is short and typed whole ("улица 2", "Bergstrasse 1").
+  static func shortWordAsPrefix(_ words: inout [ResolvedToken], _ plan: QueryPlan) {
+    let number = plan.tokens.last?.unicodeScalars.first?.properties.numericType != nil
+    guard let last = words.indices.last, !plan.lastIsFinished, !number,
+      words[last].typedLength < Ranking.exactFromLetters
+    else { return }
+    words[last].exact = nil
+  }
+
   /// Each index's words for `plan`, and the cache keys of the finished ones.
   ///
   /// The words before the last are finished: a query typed on resolved them already, and
@@ -116,6 +127,7 @@ extension LoadedIndex {
         }
       }
     }
+    for s in resolved.indices { shortWordAsPrefix(&resolved[s], plan) }
     guard indexes.count > 1 else { return (resolved, keys) }
     for i in plan.tokens.indices {
       let asTyped = resolved.reduce(0) { $0 + $1[i].rangeCost }

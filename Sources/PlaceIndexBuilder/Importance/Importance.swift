@@ -13,12 +13,15 @@ import Foundation
 ///   locality 22 000 > administrative_area_level_3..7, international airport 20 000 >
 ///   airport 18 000 > train station 16 000 > sublocality, subway/light-rail station 14 000 >
 ///   other geographical areas 12 000 (postal codes, colloquial areas), bus/ferry station 12 000 >
-///   neighborhood 11 000 > culture 10 000, natural features 10 000 > places of worship,
-///   government, education, entertainment and recreation 9 000 > health, lodging, sports,
-///   other transportation 8 000 > food and drink, shopping, finance 7 000 > services,
-///   automotive 6 500 > business 6 000 > stops (bus, tram, transit) 6 000 > facilities,
-///   housing 5 000 > route 5 000 > intersection 4 000 > premise 3 000 > street_address
-///   2 500 > subpremise 2 000 > unclassified 0. Types of other groups weigh 6 000.
+///   neighborhood 11 000 > route 10 500 > culture 10 000, natural features 10 000 > places of
+///   worship, government, education, entertainment and recreation 9 000 > health, lodging,
+///   sports, other transportation 8 000 > food and drink, shopping, finance 7 000 > services,
+///   automotive 6 500 > business 6 000 > facilities, housing 5 000 > intersection 4 000 >
+///   stops (bus, tram, transit, platforms) 3 000, premise 3 000 > street_address 2 500 >
+///   subpremise 2 000 > unclassified 0. Types of other groups weigh 6 000. As in Nominatim's
+///   place ranks, a street comes before a point of interest of the same standing, and a stop
+///   below the station it belongs to and the street or square it is named after (people look
+///   for the street Kaisaniemenkatu, and find its tram stop by it).
 /// - **rank** (0...8 000): the place rank of `place=*` (country 8 000, state/region/province
 ///   7 000, county/district 6 000, city 6 000, town 4 500, municipality 4 000, borough 3 500,
 ///   village 3 000, suburb 3 000, quarter 2 000, hamlet 1 500, neighbourhood 1 500, island
@@ -141,10 +144,10 @@ public enum Importance {
     "bus_station": 12_000,
     "ferry_terminal": 12_000,
     "neighborhood": 11_000,
-    "bus_stop": 6_000,
-    "tram_stop": 6_000,
-    "transit_stop": 6_000,
-    "route": 5_000,
+    "route": 10_500,
+    "bus_stop": 3_000,
+    "tram_stop": 3_000,
+    "transit_stop": 3_000,
     "intersection": 4_000,
     "premise": 3_000,
     "street_address": 2_500,

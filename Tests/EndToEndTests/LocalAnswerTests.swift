@@ -1,0 +1,133 @@
+import Foundation
+import PlaceCore
+import PlaceIndex
+import PlaceIndexBuilder
+import TestSupport
+import Testing
+
+/// Answers a local would expect, on the shared extracts (issue #21's list): a street above the
+/// tram stop named after it, a university above the metro station named after it, a station
+/// mapped as several nodes shown once, a shop mapped twice at one address shown once, a name
+/// typed as it is above one reached by a typo. Each asserts the position of a place by its
+/// OSM ID, as a local would rank it.
+@Suite(
+  .enabled(if: TestPaths.sharedOSMAvailable, "needs ../shared/data/osm (set PLACEINDEX_SHARED)"))
+struct LocalAnswerTests {
+  func top(
+    _ index: Result<(path: String, report: BuildReport), Error>, _ q: String,
+    _ f: AutocompleteFilter = AutocompleteFilter()
+  ) throws -> [AutocompletePlaceSuggestion] {
+    let c = try PlacesClient(indexPaths: [try index.get().path])
+    return try c.autocompleteSuggestions(
+      for: AutocompleteRequest(query: q, filter: f, maxResultCount: 5)
+    )
+    .compactMap(\.placeSuggestion)
+  }
+
+  /// The 1-based position of `id` in `s`, or nil.
+  func position(_ id: String, _ s: [AutocompletePlaceSuggestion]) -> Int? {
+    s.firstIndex { $0.placeID == id }.map { $0 + 1 }
+  }
+
+  func listing(_ s: [AutocompletePlaceSuggestion]) -> String {
+    s.map { "\($0.placeID) \($0.types.first ?? "") \($0.fullText.text)" }.joined(
+      separator: " | ")
+  }
+
+  @Test func aStreetComesBeforeTheTramStopNamedAfterIt() throws {
+    // Kaisaniemenkatu: the street (W17000361) first; its tram stop (N177934965, mapped twice)
+    // after it, if shown.
+    let s = try top(helsinki, "kaisaniemenkatu")
+    #expect(position("W17000361", s) == 1, "\(listing(s))")
+    if let stop = position("N177934965", s) { #expect(stop > 1) }
+  }
+
+  @Test func aUniversityComesBeforeTheMetroStationNamedAfterIt() throws {
+    // "Helsingin yliopisto" is the university (W446178813); the metro station of that name,
+    // mapped as five nodes around its entrances, comes after it, and once.
+    let s = try top(helsinki, "helsingin yliopisto")
+    #expect(position("W446178813", s) == 1, "\(listing(s))")
+    let stations = s.filter {
+      $0.types.first == "subway_station" && $0.primaryText.text == "Helsingin yliopisto"
+    }
+    #expect(stations.count == 1, "\(listing(s))")
+  }
+
+  @Test func aStationOfManyNodesIsShownOnce() throws {
+    // Delancey Street–Essex Street is one station mapped as a node per line and entrance
+    // ("(J,M,F)", "(J,M,Z,F)", …): one suggestion, not four.
+    let s = try top(manhattan, "essex")
+    let station = s.filter {
+      $0.types.first == "subway_station" && $0.primaryText.text.hasPrefix("Delancey Street")
+    }
+    #expect(station.count == 1, "\(listing(s))")
+    #expect(s.count >= 3, "\(listing(s))")
+  }
+
+  @Test func aShopMappedTwiceAtOneAddressIsShownOnce() throws {
+    // Duane Reade at 100 Delancey Street is mapped as a drugstore (N11184) and a pharmacy
+    // (N11185); the other Duane Reade (N9943, 194 East 2nd Street) is another shop.
+    let s = try top(manhattan, "duane reade")
+    let delancey = s.filter { $0.secondaryText.text.hasPrefix("100 Delancey Street") }
+    #expect(delancey.count == 1, "\(listing(s))")
+    #expect(position("N9943", s) != nil, "\(listing(s))")
+  }
+
+  @Test func aNameTypedAsItIsComesBeforeATypoMatch() throws {
+    // "kauppah" is the start of Vanha Kauppahalli (W123814071), not a typo of Kauppatori.
+    let s = try top(helsinki, "kauppah")
+    #expect(position("W123814071", s) == 1, "\(listing(s))")
+    // The typo matches are still shown (Kauppatori, R2919185), after it.
+    let typo = try #require(position("R2919185", s), "\(listing(s))")
+    #expect(typo > 1)
+  }
+
+  @Test func aStreetComesBeforeTheStationOfItsName() throws {
+    // "Grand Street" is the street (W49); the subway station Grand Street (N226) after it.
+    let s = try top(manhattan, "grand street")
+    #expect(position("W49", s) == 1, "\(listing(s))")
+    #expect(position("N226", s).map { $0 > 1 } ?? true, "\(listing(s))")
+  }
+
+  @Test func aStreetComesBeforeABikeStationNamedAfterIt() throws {
+    // Mannerheimvägen is the Swedish name of Mannerheimintie (W22906934), not of the city-bike
+    // station "Mannerheimintie kaupunkipyöräasema" (N4811014442).
+    let s = try top(helsinki, "mannerheimvägen")
+    #expect(position("W22906934", s) == 1, "\(listing(s))")
+  }
+
+  @Test func aParkComesBeforeTheBusStopNamedLikeIt() throws {
+    // "Esplanadi" is the park Esplanadinpuisto (W28328802) before the bus stop Esplanadi
+    // (N337798943).
+    let s = try top(helsinki, "esplanadi")
+    let park = try #require(position("W28328802", s), "\(listing(s))")
+    #expect(park == 1, "\(listing(s))")
+    if let stop = position("N337798943", s) { #expect(stop > park) }
+  }
+
+  @Test func aCastleComesBeforeItsGrounds() throws {
+    // Schloss Vaduz is the castle (R1252853); the neighbourhood of that name around it
+    // (W651764121) after it.
+    let s = try top(liechtenstein, "schloss vaduz")
+    #expect(position("R1252853", s) == 1, "\(listing(s))")
+  }
+
+  @Test func oneLetterStartsAStreetBeforeItIsAnInitial() throws {
+    // Typing "e" with nothing after it: the "E" of "E Houston St" and the "e" that abbreviates
+    // "East" count as a prefix, like every other word starting with e; the names made of
+    // one-letter words do not all come first.
+    let s = try top(manhattan, "e")
+    try #require(s.count == 5)
+    let c = try PlacesClient(indexPaths: [try manhattan.get().path])
+    let explained = try c.explainedSuggestions(
+      for: AutocompleteRequest(query: "e", maxResultCount: 5))
+    try #require(explained.count == 5)
+    for e in explained {
+      #expect(e.breakdown.words.first?.match == "prefix", "\(e.breakdown)")
+    }
+    // Typed on ("e "), the word is finished and the whole word counts again.
+    let finished = try c.explainedSuggestions(
+      for: AutocompleteRequest(query: "e ", maxResultCount: 5))
+    #expect(finished.contains { $0.breakdown.words.first?.match == "whole word" })
+  }
+}
