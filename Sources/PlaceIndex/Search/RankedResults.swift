@@ -16,6 +16,9 @@ struct RankedResults {
   /// The places left out as duplicates, each with the position in ``shown`` of the place it
   /// was folded into.
   var collapsed: [(result: Result, into: Int)] = []
+  /// How many places the search that found them was asked for (its decisions, such as
+  /// looking up typos when it finds fewer, depend on it).
+  var searchLimit = 0
 }
 
 extension PlacesClient {
@@ -26,11 +29,28 @@ extension PlacesClient {
     throws(PlacesError) -> RankedResults
   {
     let limit = max(1, request.maxResultCount)
+    let (results, full) = try ranked(
+      request, plan: plan, typeFilter: typeFilter, perResult: Ranking.candidatesPerResult)
+    // Folding left the page short while the search had more to give (a station mapped as
+    // many nodes): search again, deeper.
+    guard results.shown.count < limit, full else { return results }
+    return try ranked(
+      request, plan: plan, typeFilter: typeFilter,
+      perResult: Ranking.candidatesPerResultWhenShort
+    ).results
+  }
+
+  /// ``ranked(_:plan:typeFilter:)`` with the search finding `perResult` times the requested
+  /// results; `full` says whether it found that many (so more may follow).
+  private func ranked(
+    _ request: AutocompleteRequest, plan: QueryPlan, typeFilter: TypeFilter, perResult: Int
+  ) throws(PlacesError) -> (results: RankedResults, full: Bool) {
+    let limit = max(1, request.maxResultCount)
     let found: [ScoredPlace]
     do {
       found = try LoadedIndex.search(
         indexes, plan, filter: request.filter, typeFilter: typeFilter,
-        limit: limit * Ranking.candidatesPerResult)
+        limit: limit * perResult)
     } catch let e as PlacesError {
       throw e
     } catch let e as IndexFormatError {
@@ -107,7 +127,8 @@ extension PlacesClient {
       seen.append(r)
       results.shown.append(RankedResults.Result(place: r.place, suggestion: r.suggestion))
     }
-    return results
+    results.searchLimit = limit * perResult
+    return (results, found.count >= limit * perResult)
   }
 }
 
@@ -223,7 +244,7 @@ extension PlacesClient {
     if plan.tokens.isEmpty { return [] }
     if try plusCodeSuggestion(request, typeFilter: typeFilter) != nil { return [] }
     let results = try ranked(request, plan: plan, typeFilter: typeFilter)
-    let limit = max(1, request.maxResultCount) * Ranking.candidatesPerResult
+    let limit = results.searchLimit
     let words: [[ResolvedToken]]
     do {
       words = try LoadedIndex.resolveWords(indexes, plan, limit: limit).words

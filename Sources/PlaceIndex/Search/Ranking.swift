@@ -117,6 +117,9 @@ enum Ranking {
   /// Each index of a client finds this many times the requested results, so that duplicates
   /// folded away still leave a full page.
   static let candidatesPerResult = 2
+  /// How deep the search goes again when folding duplicates left fewer than the requested
+  /// results from a full first search (a station of many nodes).
+  static let candidatesPerResultWhenShort = 8
 
   /// Primary types that say no more than "a place", "an address" or "a building": such a
   /// result is one with a same-named result of any type close by.
@@ -222,7 +225,7 @@ enum Ranking {
           wholeNameMinimum, relaxedBudget, maxTypoCandidates, typoSkipDepth, infixMinimum,
           maxInfixCandidates, ringPlaces, seekStepsPerPosting, exactNamesFirst, nearFirstAfter,
           nearFirstMinimumCost,
-          candidatesPerResult, typoWhenFewerThanLimits,
+          candidatesPerResult, candidatesPerResultWhenShort, typoWhenFewerThanLimits,
         ].allSatisfy { $0 > 0 }
       ),
       (
