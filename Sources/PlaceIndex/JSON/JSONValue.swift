@@ -69,19 +69,13 @@ public indirect enum JSONValue: Sendable, Hashable {
 
   static func writeString(_ s: String, to out: inout [UInt8]) {
     out.append(UInt8(ascii: "\""))
+    // Byte by byte (the writer's scan of 8 bytes at a time is held to this), with the
+    // writer's one escape table.
     for b in s.utf8 {
-      switch b {
-      case UInt8(ascii: "\""): out.append(contentsOf: [0x5C, 0x22])
-      case UInt8(ascii: "\\"): out.append(contentsOf: [0x5C, 0x5C])
-      case 0x0A: out.append(contentsOf: [0x5C, UInt8(ascii: "n")])
-      case 0x0D: out.append(contentsOf: [0x5C, UInt8(ascii: "r")])
-      case 0x09: out.append(contentsOf: [0x5C, UInt8(ascii: "t")])
-      case 0..<0x20:
-        let hex = Array("0123456789abcdef".utf8)
-        out.append(contentsOf: [
-          0x5C, UInt8(ascii: "u"), 0x30, 0x30, hex[Int(b >> 4)], hex[Int(b & 15)],
-        ])
-      default: out.append(b)
+      if b < 0x20 || b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\") {
+        JSONWriter.appendEscape(b, to: &out)
+      } else {
+        out.append(b)
       }
     }
     out.append(UInt8(ascii: "\""))
