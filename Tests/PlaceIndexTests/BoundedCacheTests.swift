@@ -44,6 +44,37 @@ import Testing
     #expect(computed == cache.capacity + 2)
   }
 
+  /// Values weighed by their cost: the part starts over before its bytes would pass the limit,
+  /// and a value larger than the limit alone is given but never kept.
+  @Test func itHoldsAtMostItsBytes() {
+    let cache = BoundedCache<WordKey, ResolvedToken>(
+      capacity: 512, byteLimit: 100, bytes: { $0.cost })
+    var computed = 0
+    func ask(_ word: String, _ cost: Int) -> ResolvedToken {
+      cache.value(for: WordKey(word: word, limit: 10)) {
+        computed += 1
+        return token(cost)
+      }
+    }
+    _ = ask("a", 40)
+    _ = ask("b", 60)
+    _ = ask("a", 40)
+    _ = ask("b", 60)
+    #expect(computed == 2)  // 100 bytes: both kept
+    _ = ask("c", 1)  // 101 would pass the limit: the part starts over, then keeps "c"
+    _ = ask("c", 1)
+    #expect(computed == 3)
+    _ = ask("a", 40)
+    #expect(computed == 4)  // "a" was dropped with the start-over
+    // Too large to keep: computed every time, and what is kept stays.
+    #expect(ask("big", 101).cost == 101)
+    #expect(ask("big", 101).cost == 101)
+    #expect(computed == 6)
+    _ = ask("a", 40)
+    _ = ask("c", 1)
+    #expect(computed == 6)
+  }
+
   @Test func errorsAreNotKept() {
     struct Failure: Error {}
     let cache = BoundedCache<WordKey, ResolvedToken>(capacity: 512)

@@ -16,7 +16,7 @@ let usage = """
                          [--work DIR] [--out DIR] [--seed N] [--targets N] [--keep]
                          [--shards 5,20] [--shards-up-to FACTOR] [--reuse]
                          [--xmllint-up-to FACTOR] [--peer-up-to FACTOR] [--note TEXT]
-    placeidx-bench tile EXTRACT.osm FACTOR OUT.osm
+    placeidx-bench tile EXTRACT.osm FACTOR OUT.osm   (OUT - : standard output)
     placeidx-bench probe-queries INDEX [--shards A,B] [--targets N] [--passes N] [--answers F]
                                                 (CPU per request of the scale mix, slowest named)
     placeidx-bench probe-open ours|peer PATH    (used by run: one open, as JSON)
@@ -134,10 +134,18 @@ func main() throws {
         note: o.values["note"]))
   case "tile":
     guard o.positional.count == 3, let factor = Int(o.positional[1]), factor >= 1 else {
-      throw HarnessError("tile EXTRACT.osm FACTOR OUT.osm")
+      throw HarnessError("tile EXTRACT.osm FACTOR OUT.osm (OUT '-': standard output)")
     }
-    let n = try Tiler.tile(input: o.positional[0], factor: factor, output: o.positional[2])
-    print("\(o.positional[2]): \(n) bytes (\(factor) copies)")
+    if o.positional[2] == "-" {
+      // Standard output, for a pipe into `placeidx build -`; the summary goes to stderr.
+      let n = try Tiler.tile(
+        template: try Tiler.template(o.positional[0]), factor: factor,
+        to: FileHandle.standardOutput)
+      FileHandle.standardError.write(Data("-: \(n) bytes (\(factor) copies)\n".utf8))
+    } else {
+      let n = try Tiler.tile(input: o.positional[0], factor: factor, output: o.positional[2])
+      print("\(o.positional[2]): \(n) bytes (\(factor) copies)")
+    }
   case "read-extract":
     guard o.positional.count == 1 else { throw HarnessError("read-extract PATH") }
     try Harness.readExtract(path: o.positional[0])

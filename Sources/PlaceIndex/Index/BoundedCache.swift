@@ -9,8 +9,10 @@ import Foundation
 /// showed of their places (the same place on the next keystroke, the same town under many
 /// places).
 ///
-/// Bounded: when a thread's part holds `capacity` values it starts over. A value depends only
-/// on its key and the index, so a kept one is the one computing it gives; errors are not kept.
+/// Bounded: when a thread's part holds `capacity` values, or the values' bytes (as `bytes`
+/// tells them) would pass `byteLimit`, it starts over; a value larger than `byteLimit` alone
+/// is not kept. A value depends only on its key and the index, so a kept one is the one
+/// computing it gives; errors are not kept.
 ///
 /// Each thread uses its own part (one of `1 << partBits`, picked by the thread's identity), so that
 /// threads querying one index at once neither wait on one lock nor share the kept values'
@@ -20,6 +22,8 @@ final class BoundedCache<Key: Hashable & Sendable, Value: Sendable>: @unchecked 
   private final class Part {
     let lock = NSLock()
     var entries: [Key: Value] = [:]
+    /// The bytes of `entries`' values.
+    var bytes = 0
   }
 
   /// Bits of the thread hash that pick a part: 1 << partBits parts. Threads whose identities
@@ -28,9 +32,17 @@ final class BoundedCache<Key: Hashable & Sendable, Value: Sendable>: @unchecked 
   private let parts: [Part]
   /// Most values one part holds.
   let capacity: Int
+  /// Most bytes of values one part holds.
+  let byteLimit: Int
+  /// The bytes a value holds.
+  private let bytes: @Sendable (Value) -> Int
 
-  init(capacity: Int) {
+  init(
+    capacity: Int, byteLimit: Int = .max, bytes: @escaping @Sendable (Value) -> Int = { _ in 0 }
+  ) {
     self.capacity = capacity
+    self.byteLimit = byteLimit
+    self.bytes = bytes
     parts = (0..<(1 << Self.partBits)).map { _ in Part() }
   }
 
@@ -45,9 +57,15 @@ final class BoundedCache<Key: Hashable & Sendable, Value: Sendable>: @unchecked 
     part.lock.unlock()
     if let held { return held }
     let value = try compute()
+    let size = bytes(value)
+    guard size <= byteLimit else { return value }
     part.lock.lock()
-    if part.entries.count >= capacity { part.entries.removeAll(keepingCapacity: true) }
+    if part.entries.count >= capacity || part.bytes > byteLimit - size {
+      part.entries.removeAll(keepingCapacity: true)
+      part.bytes = 0
+    }
     part.entries[key] = value
+    part.bytes += size
     part.lock.unlock()
     return value
   }

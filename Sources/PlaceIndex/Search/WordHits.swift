@@ -119,6 +119,14 @@ final class WordHitMap: @unchecked Sendable {
     try postings.forEachList(of: word.typos, read)
   }
 
+  /// The bytes the map holds.
+  var byteCount: Int {
+    switch storage {
+    case .dense(let hits, let sets): hits.count * 2 + sets.count * 8
+    case .sparse(let ranks, _): ranks.count * 6
+    }
+  }
+
   deinit {
     if case .dense(let hits, let sets) = storage {
       hits.deallocate()
