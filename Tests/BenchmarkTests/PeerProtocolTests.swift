@@ -20,10 +20,10 @@ import Testing
   }
 
   @Test func queriesAreEscapedAsJSONStrings() {
-    #expect(TantivyPeer.jsonString("Kauppahalli") == "\"Kauppahalli\"")
-    #expect(TantivyPeer.jsonString("a\"b\\c") == "\"a\\\"b\\\\c\"")
-    #expect(TantivyPeer.jsonString("x\ny\u{1}") == "\"x\\ny\\u0001\"")
-    #expect(TantivyPeer.jsonString("Mannerheimvägen ß") == "\"Mannerheimvägen ß\"")
+    #expect(jsonStringLiteral("Kauppahalli") == "\"Kauppahalli\"")
+    #expect(jsonStringLiteral("a\"b\\c") == "\"a\\\"b\\\\c\"")
+    #expect(jsonStringLiteral("x\ny\u{1}") == "\"x\\ny\\u0001\"")
+    #expect(jsonStringLiteral("Mannerheimvägen ß") == "\"Mannerheimvägen ß\"")
   }
 
   @Test func halvesAreStableAndSplitRoughlyEvenly() {

@@ -139,7 +139,7 @@ struct SampleExtractTests {
       func handle(relation: OSMRelation) throws { seen += 1 }
     }
     let handler = StopAfter()
-    #expect(throws: Stop.self) {
+    #expect(throws: Stop()) {
       try OSMExtractReader(path: TestPaths.sample.path).read(into: handler)
     }
     #expect(handler.seen == 10)

@@ -71,7 +71,7 @@ struct OpenLocationCodeReferenceTests {
       #expect(units.longitude == longitudeUnits, "encoding.csv line \(line): longitude integer")
 
       if expected.isEmpty {
-        #expect(throws: OpenLocationCodeError.self, "encoding.csv line \(line)") {
+        #expect(throws: OpenLocationCodeError.invalidLength(length), "encoding.csv line \(line)") {
           try OpenLocationCode.encode(
             latitude: latitude, longitude: longitude, codeLength: length)
         }

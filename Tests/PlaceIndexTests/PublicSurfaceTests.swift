@@ -72,7 +72,11 @@ import Testing
     }
     var tooMany = request
     tooMany.maxResultCount = RequestLimits.maxResults + 1
-    #expect(throws: PlacesError.self) { try client.autocompleteSuggestions(for: tooMany) }
+    #expect(
+      throws: PlacesError.invalidArgument(
+        "maxResultCount \(tooMany.maxResultCount) must be between 1 and \(RequestLimits.maxResults)"
+      )
+    ) { try client.autocompleteSuggestions(for: tooMany) }
     let fetcher = AutocompleteFetcher(filter: filter, sessionToken: token) {
       r throws(PlacesError) in
       try client.autocompleteSuggestions(for: r)

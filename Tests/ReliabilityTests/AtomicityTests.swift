@@ -83,7 +83,7 @@ struct AtomicityTests {
     // (killed while writing it); 3 the moment the manifest's temporary file appears (the index
     // already renamed into place).
     let moments: [Moment] =
-      (0..<6).map { _ in .fraction(Double.random(in: 0...1, using: &rng)) }
+      (0..<6).map { _ in .fraction(rng.double(in: 0...1)) }
       + Array(repeating: .temporary(manifest: false), count: 3)
       + Array(repeating: .temporary(manifest: true), count: 3)
     for (round, moment) in moments.enumerated() {

@@ -119,11 +119,11 @@ struct CorruptIndexTests {
       for offset in padding.sorted() { flips.append((offset, UInt8(offset % 8))) }
       for _ in 0..<400 {
         flips.append(
-          (Int.random(in: 0..<bytes.count, using: &rng), UInt8.random(in: 0..<8, using: &rng)))
+          (rng.below(bytes.count), UInt8(rng.below(8))))
       }
       let binary = CorruptIndexTests.binarySectionOffsets(bytes)
       for _ in 0..<800 {
-        flips.append((binary.randomElement(using: &rng)!, UInt8.random(in: 0..<8, using: &rng)))
+        flips.append((rng.element(of: binary), UInt8(rng.below(8))))
       }
       var failures: [String] = []
       var openErrors = 0
@@ -166,8 +166,8 @@ struct CorruptIndexTests {
       let binary = CorruptIndexTests.binarySectionOffsets(bytes)
       for _ in 0..<700 {
         var copy = bytes
-        let offset = binary.randomElement(using: &rng)!
-        copy[offset] ^= 1 << UInt8.random(in: 0..<8, using: &rng)
+        let offset = rng.element(of: binary)
+        copy[offset] ^= 1 << UInt8(rng.below(8))
         guard let repaired = FuzzHarness.repairingChecksums(copy) else { continue }
         let probe = FuzzHarness.probeIndex(repaired)
         if probe.openError != nil {

@@ -48,11 +48,11 @@ struct CorruptionSweepTests {
       for kind in ["bit", "byte"] {
         for _ in 0..<perPart {
           var copy = bytes
-          let offset = Int.random(in: part.range, using: &rng)
+          let offset = part.range.lowerBound + rng.below(part.range.count)
           if kind == "bit" {
-            copy[offset] ^= 1 << UInt8.random(in: 0..<8, using: &rng)
+            copy[offset] ^= 1 << UInt8(rng.below(8))
           } else {
-            copy[offset] = copy[offset] &+ UInt8.random(in: 1...255, using: &rng)
+            copy[offset] = copy[offset] &+ UInt8(rng.int(in: 1...255))
           }
           probes += 1
           let what = "\(kind) at \(offset) in \(part.name)"

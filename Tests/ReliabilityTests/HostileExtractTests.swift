@@ -224,7 +224,7 @@ enum HostileExtract: String, Codable, Sendable, CaseIterable, CustomTestStringCo
     case .binaryGarbage:
       var rng = SeededGenerator(seed: 7)
       try handle.write(
-        contentsOf: Data((0..<65_536).map { _ in UInt8.random(in: 0...255, using: &rng) }))
+        contentsOf: Data((0..<65_536).map { _ in UInt8(rng.below(256)) }))
     case .wrongRoot:
       try put(#"<?xml version="1.0"?><html><node id="1" lat="1" lon="1"/></html>"#)
     case .noPlaces:
@@ -427,7 +427,7 @@ struct HostileExtractTests {
         let end = kind == "osm" ? bytes.count - 8 : bytes.count - 1
         var points = [0, 1, 10, end - 1]
         for _ in 0..<(kind == "osm" ? 24 : 10) {
-          points.append(Int.random(in: 0..<end, using: &rng))
+          points.append(rng.below(end))
         }
         for cut in points {
           cuts += 1

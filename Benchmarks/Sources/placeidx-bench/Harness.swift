@@ -3,23 +3,33 @@ import OSMReader
 import PlaceCore
 import PlaceIndex
 
-/// Where things are and how much to do.
-struct HarnessOptions {
+/// What the bench's commands share: where things are, the seed and the targets per category.
+struct BenchSetup {
   /// The repository root (Data/ is found there).
   var root: String
-  /// The folder of extracts.
-  var extracts: String
   /// The `placeidx` executable.
   var placeidx: String
   /// This executable (for the open probes, run as child processes).
   var bench: String
   /// Scratch folder for indexes, databases and decompressed XML.
   var work: String
-  /// Where results.md and results.json go.
+  /// Where the results (.md, .json) go.
   var out: String
-  var quick: Bool
-  var seed: UInt64 = 20_240_601
+  var seed: UInt64
+  /// Targets drawn per category.
   var perCategory: Int
+
+  var data: String { (root as NSString).appendingPathComponent("Data") }
+}
+
+/// Where things are and how much to do (`run`); the shared fields read as its own
+/// (`o.work` is `o.setup.work`).
+@dynamicMemberLookup
+struct HarnessOptions {
+  var setup: BenchSetup
+  /// The folder of extracts.
+  var extracts: String
+  var quick: Bool
   var buildRuns: Int
   var probeRuns: Int
   /// Timed passes over the requests (each request keeps its fastest).
@@ -29,7 +39,7 @@ struct HarnessOptions {
   /// Whether to run the Tantivy peer (when its Python and package are installed).
   var tantivy = true
 
-  var data: String { (root as NSString).appendingPathComponent("Data") }
+  subscript<T>(dynamicMember field: KeyPath<BenchSetup, T>) -> T { setup[keyPath: field] }
 }
 
 /// One target as recorded in results.json, so anyone can check what was asked.

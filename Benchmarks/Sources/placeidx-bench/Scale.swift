@@ -50,18 +50,13 @@ struct ScaleResults: Codable, Sendable {
   var note: String?
 }
 
+/// What `scale` does; the shared fields read as its own (`o.work` is `o.setup.work`).
+@dynamicMemberLookup
 struct ScaleOptions {
-  var root: String
+  var setup: BenchSetup
   var extract: String
   var factors: [Int]
-  var placeidx: String
-  var work: String
-  var out: String
-  var seed: UInt64
-  var perCategory: Int
   var keep: Bool
-  /// This executable, for the open probes.
-  var bench: String
   /// Shard counts to build beside the single index (each at the factors with that many copies).
   var shardCounts: [Int] = [5, 20]
   /// The largest factor at which shards are built (all when nil).
@@ -76,6 +71,8 @@ struct ScaleOptions {
   var peerUpTo: Int? = nil
   /// Printed under the title of scale.md (e.g. which runs the reused factors came from).
   var note: String? = nil
+
+  subscript<T>(dynamicMember field: KeyPath<BenchSetup, T>) -> T { setup[keyPath: field] }
 }
 
 /// `make bench-scale`: how build time, peak memory, index size and query p99 grow with input.
@@ -126,8 +123,7 @@ enum Scale {
     try fm.createDirectory(atPath: o.work, withIntermediateDirectories: true)
     try fm.createDirectory(atPath: o.out, withIntermediateDirectories: true)
     let h = HarnessOptions(
-      root: o.root, extracts: "", placeidx: o.placeidx, bench: o.bench, work: o.work,
-      out: o.out, quick: false, perCategory: o.perCategory, buildRuns: 1, probeRuns: 7, passes: 1)
+      setup: o.setup, extracts: "", quick: false, buildRuns: 1, probeRuns: 7, passes: 1)
     try fm.createDirectory(
       atPath: (o.work as NSString).appendingPathComponent("xml"), withIntermediateDirectories: true)
     let (base, _) = try Harness.uncompressed(o.extract, h)

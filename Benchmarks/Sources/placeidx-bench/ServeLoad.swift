@@ -129,24 +129,11 @@ enum ServeLoad {
 
   /// A keystroke request as the JSON body of POST /v1/places:autocomplete.
   static func body(_ r: BenchRequest) -> String {
-    var fields = [("input", jsonString(r.query))]
+    var fields = [("input", jsonStringLiteral(r.query))]
     if let o = r.origin {
       fields.append(("origin", "{\"latitude\":\(o.latitude),\"longitude\":\(o.longitude)}"))
     }
     return "{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}"
-  }
-
-  static func jsonString(_ s: String) -> String {
-    var out = "\""
-    for u in s.unicodeScalars {
-      switch u {
-      case "\"": out += "\\\""
-      case "\\": out += "\\\\"
-      case _ where u.value < 0x20: out += String(format: "\\u%04x", u.value)
-      default: out.unicodeScalars.append(u)
-      }
-    }
-    return out + "\""
   }
 
   /// wrk's script: each thread formats every request once (in `init`), then cycles through

@@ -52,27 +52,6 @@ enum TantivyPeer {
     }
   }
 
-  /// A JSON string literal for `s`.
-  static func jsonString(_ s: String) -> String {
-    var out = "\""
-    for u in s.unicodeScalars {
-      switch u {
-      case "\"": out += "\\\""
-      case "\\": out += "\\\\"
-      case "\n": out += "\\n"
-      case "\r": out += "\\r"
-      case "\t": out += "\\t"
-      default:
-        if u.value < 0x20 {
-          out += String(format: "\\u%04x", u.value)
-        } else {
-          out.unicodeScalars.append(u)
-        }
-      }
-    }
-    return out + "\""
-  }
-
   /// The ranks in an answer line such as `[12,5,7]`; nil for anything else (an error answer).
   static func parseRanks(_ line: [UInt8]) -> [Int]? {
     guard line.first == UInt8(ascii: "["), line.last == UInt8(ascii: "]") else { return nil }
@@ -176,7 +155,7 @@ final class TantivySession: SearchSession, @unchecked Sendable {
   }
 
   func search(_ query: String, origin: Coordinate?) -> [Int] {
-    var line = "{\"q\":" + TantivyPeer.jsonString(query)
+    var line = "{\"q\":" + jsonStringLiteral(query)
     if let o = origin { line += ",\"lat\":\(o.latitude),\"lon\":\(o.longitude)" }
     line += ",\"n\":5}\n"
     guard !closed, writeAll(Array(line.utf8)), let answer = readLine(),

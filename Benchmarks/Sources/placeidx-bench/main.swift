@@ -96,19 +96,22 @@ func main() throws {
       ?? ((me as NSString).deletingLastPathComponent as NSString).appendingPathComponent("placeidx"),
     root: root)
   let seed = UInt64(o.values["seed"] ?? "") ?? 20_240_601
+  /// The options `run` and `scale` share, with their default work folder and targets.
+  func setup(work: String, perCategory: Int) throws -> BenchSetup {
+    BenchSetup(
+      root: root, placeidx: placeidx, bench: me,
+      work: absolute(o.values["work"] ?? work, root: root),
+      out: absolute(o.values["out"] ?? "Benchmarks", root: root), seed: seed,
+      perCategory: try o.int("targets") ?? perCategory)
+  }
   switch command {
   case "run":
     let quick = o.flags.contains("quick")
     var h = HarnessOptions(
-      root: root,
-      extracts: absolute(o.values["extracts"] ?? "../shared/data/osm", root: root),
-      placeidx: placeidx, bench: me,
-      work: absolute(o.values["work"] ?? "build/bench", root: root),
-      out: absolute(o.values["out"] ?? "Benchmarks", root: root), quick: quick,
-      perCategory: try o.int("targets") ?? (quick ? 20 : 60),
+      setup: try setup(work: "build/bench", perCategory: quick ? 20 : 60),
+      extracts: absolute(o.values["extracts"] ?? "../shared/data/osm", root: root), quick: quick,
       buildRuns: try o.int("runs") ?? (quick ? 1 : 3), probeRuns: quick ? 3 : 7,
       passes: try o.int("passes") ?? (quick ? 1 : 3))
-    h.seed = seed
     h.tantivy = !o.flags.contains("no-tantivy")
     if let only = o.values["only"] { h.only = only.split(separator: ",").map(String.init) }
     try Harness.run(h)
@@ -119,13 +122,10 @@ func main() throws {
     }
     try Scale.run(
       ScaleOptions(
-        root: root,
+        setup: try setup(work: "build/bench/scale", perCategory: 20),
         extract: absolute(
           o.values["extract"] ?? "../shared/data/osm/liechtenstein-autauga-2021.osm.gz", root: root),
-        factors: factors, placeidx: placeidx,
-        work: absolute(o.values["work"] ?? "build/bench/scale", root: root),
-        out: absolute(o.values["out"] ?? "Benchmarks", root: root), seed: seed,
-        perCategory: try o.int("targets") ?? 20, keep: o.flags.contains("keep"), bench: me,
+        factors: factors, keep: o.flags.contains("keep"),
         shardCounts: try (o.values["shards"] ?? "5,20").split(separator: ",").map {
           guard let n = Int($0), n >= 2 else { throw HarnessError("--shards needs numbers ≥ 2") }
           return n

@@ -3,6 +3,21 @@ import OSMReader
 import PlaceCore
 import PlaceIndexFormat
 
+// The builder's stages, in the order `build` runs them, one folder each:
+//
+//   1-Extract/   read the extract (OSMReader) and keep the elements that can be places, with
+//                their geometry: ElementCollector → ExtractedElement
+//   2-Admin/     the admin areas and the hierarchy a point lies in: AdminResolver → AdminContext
+//   3-Assemble/  one place per element: names, secondary text, address components, terms,
+//                streets merged (PlaceAssembler), with its place types (Types/) and importance
+//                (Importance/), which it calls per place → AssembledPlace in a PlaceStore
+//   4-Compile/   rank the places and write the index and its manifest atomically:
+//                IndexCompiler, ArtifactWriter, OutputLock → NAME.placeidx, NAME.placeidx.json
+//
+// Pipeline/ is this driver, with the tables every stage reads (BuildTables, CountryTable,
+// EmbeddedTables), pipeline definitions and the build report; Dist/ packs a built index into
+// its distributable archive (`placeidx dist`), after the build.
+
 /// Runs the whole pipeline: read the extract, collect elements, resolve the admin hierarchy,
 /// assemble and type places, compile the index, and write it with its manifest atomically.
 public struct IndexBuilder {
