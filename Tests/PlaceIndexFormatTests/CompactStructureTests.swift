@@ -214,6 +214,41 @@ import Testing
     }
   }
 
+  /// Seeded property test: places in few long runs of clustered ids, so that many places
+  /// share a high part, also across the blocks of 64 the lookup searches first; every ID is
+  /// found, and an id after each that is not a place's is not.
+  @Test(arguments: [(700, 3), (2000, 1), (4100, 7)])
+  func denseIDsInLongRunsAreFound(count: Int, runs: Int) throws {
+    var rng = SplitMix64(seed: UInt64(count) &* 131 &+ UInt64(runs))
+    var records: [PlaceRecord] = []
+    for r in 0..<runs {
+      var id = Int64(r) * 1_000_000 + Int64(rng.below(50))
+      for k in 0..<(count / runs) {
+        // Clusters of 10 consecutive ids: a few low bits, and each high part shared by the
+        // ids of a cluster that agree above them.
+        id += k % 10 == 0 ? 30 + Int64(rng.below(20)) : 1
+        records.append(
+          PlaceRecord(
+            osmKind: UInt8(r % 2), osmID: id, latitudeE7: 0, longitudeE7: 0, importance: 0,
+            typeList: 0, primaryText: "p", secondaryParts: [], countryCode: "", names: [],
+            components: []))
+      }
+    }
+    let bytes = MappedBytes(copying: PlaceIDTableWriter.serialize(records))
+    try withExtendedLifetime(bytes) {
+      let ids = try PlaceIDTable(bytes.buffer, fileOffset: 0, placeCount: records.count)
+      try ids.verify()
+      let present = Set(records.map { Int64($0.osmKind) << 40 | $0.osmID })
+      for (i, p) in records.enumerated() {
+        #expect(try ids.placeIndex(kind: p.osmKind, id: p.osmID) == i)
+        let gap = p.osmID + 1
+        if !present.contains(Int64(p.osmKind) << 40 | gap) {
+          #expect(try ids.placeIndex(kind: p.osmKind, id: gap) == nil)
+        }
+      }
+    }
+  }
+
   @Test func postingsTellPrimaryNamesAlternativeNamesAndContextsApart() throws {
     var content = IndexContent()
     content.places = [
