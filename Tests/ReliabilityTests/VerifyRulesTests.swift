@@ -13,20 +13,28 @@ struct VerifyRulesTests {
   static let path = "rules.placeidx"
 
   /// The fault `verify()` reports for `bytes`, or nil when it passes; opening must succeed.
+  /// The format's checks (`verifyFormat()`) name the fault; `verify()` must report it as an
+  /// ``IndexProblem/invalid(section:offset:)`` of the file with the fault's words.
   func fault(_ bytes: [UInt8]) throws -> (section: String, offset: Int, fault: IndexFault)? {
     let index = try LoadedIndex(
       file: IndexFile(bytes: MappedBytes(copying: bytes), path: Self.path))
-    do {
-      try index.verify()
+    let found: (section: String, offset: Int, fault: IndexFault)
+    do throws(IndexFormatError) {
+      try index.verifyFormat()
+      #expect(throws: Never.self) { try index.verify() }
       return nil
     } catch {
-      guard case .index(.fault(let path, let section, let offset, let f)) = error else {
-        Issue.record("verify threw \(error), not a named fault")
+      guard case .fault(_, let section, let offset, let f) = error else {
+        Issue.record("verifyFormat threw \(error), not a named fault")
         return nil
       }
-      #expect(path == Self.path)
-      return (section, offset, f)
+      found = (section, offset, f)
     }
+    let expected = PlacesError.index(
+      path: Self.path, problem: .invalid(section: found.section, offset: found.offset),
+      reason: "invalid index: section \(found.section) at byte \(found.offset): \(found.fault)")
+    #expect(throws: expected) { try index.verify() }
+    return found
   }
 
   /// The sample index with META replaced by `meta`.
