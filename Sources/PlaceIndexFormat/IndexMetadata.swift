@@ -64,13 +64,13 @@ package struct IndexMetadata: Codable, Sendable, Hashable {
       self = try JSONDecoder().decode(IndexMetadata.self, from: Data(bytes))
     } catch let DecodingError.keyNotFound(key, _) {
       throw Self.corrupt("no '\(key.stringValue)' field", at: fileOffset)
-    } catch let DecodingError.typeMismatch(_, context) {
-      let field = context.codingPath.first?.stringValue ?? "?"
-      throw Self.corrupt("'\(field)' has the wrong JSON type", at: fileOffset)
-    } catch let DecodingError.valueNotFound(_, context) {
-      let field = context.codingPath.first?.stringValue ?? "?"
-      throw Self.corrupt("'\(field)' is null", at: fileOffset)
+    } catch let DecodingError.typeMismatch(_, context) where !context.codingPath.isEmpty {
+      throw Self.corrupt(
+        "'\(context.codingPath[0].stringValue)' has the wrong JSON type", at: fileOffset)
+    } catch let DecodingError.valueNotFound(_, context) where !context.codingPath.isEmpty {
+      throw Self.corrupt("'\(context.codingPath[0].stringValue)' is null", at: fileOffset)
     } catch {
+      // Not JSON, or JSON that is not an object.
       throw Self.corrupt(
         bytes.isEmpty ? "the section is empty" : "not a JSON object", at: fileOffset)
     }

@@ -58,6 +58,46 @@ struct VerifyRulesTests {
     #expect(try fault(FuzzHarness.sampleIndexBytes) == nil)
   }
 
+  @Test("META decodes as IndexMetadata, which encodes back to the very bytes")
+  func metadataRoundTrip() throws {
+    let file = try IndexFile(bytes: MappedBytes(copying: FuzzHarness.sampleIndexBytes), path: "s")
+    let (section, bytes) = try file.requiredBytes(.metadata)
+    let metadata = try IndexMetadata(decoding: bytes, fileOffset: section.offset)
+    #expect(metadata.encoded() == Array(bytes))
+    #expect(metadata.attribution == IndexMetadata.openStreetMapAttribution)
+    #expect(metadata.license == IndexMetadata.openStreetMapLicense)
+    #expect(metadata.formatVersion == "\(file.major).\(file.minor)")
+    let index = try LoadedIndex(file: file)
+    #expect(metadata.placeCount == index.placeCount)
+    #expect(try index.metadata.get() == metadata)
+    #expect(index.info.source == metadata.source && index.info.options == metadata.options)
+  }
+
+  @Test("a META that does not decode is a corrupt META section; the index still opens")
+  func metadataThatDoesNotDecode() throws {
+    let cases: [(String, String)] = [
+      ("", "the section is empty"),
+      ("garbage", "not a JSON object"),
+      ("[1,2]", "not a JSON object"),
+      (#"{"source":"x"}"#, "no 'formatVersion' field"),
+      (try sampleMetadata { $0["placeCount"] = "many" }, "'placeCount' has the wrong JSON type"),
+    ]
+    for (meta, reason) in cases {
+      let bytes = try withMetadata(meta)
+      let file = try IndexFile(bytes: MappedBytes(copying: bytes), path: Self.path)
+      let section = try #require(file.section(.metadata))
+      let expected = IndexFormatError.corrupt(
+        path: "", section: "META", offset: section.offset, reason: reason)
+      #expect(throws: expected, "\(meta)") {
+        _ = try IndexMetadata(decoding: file.bytes(of: section), fileOffset: section.offset)
+      }
+      let index = try LoadedIndex(file: file)
+      #expect(throws: expected) { _ = try index.metadata.get() }
+      #expect(index.info.source == nil && index.info.license == nil)
+      #expect(index.info.attribution == IndexMetadata.openStreetMapAttribution)
+    }
+  }
+
   @Test("garbage, empty, non-object and truncated META are refused")
   func metadataNotJSON() throws {
     let cases: [(String, String)] = [
