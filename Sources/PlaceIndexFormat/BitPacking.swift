@@ -22,7 +22,7 @@ enum BitPacking {
   /// be below `limit`.
   @inline(__always)
   static func value(_ reader: ByteReader, start: Int, index i: Int, bits: Int, limit: Int)
-    throws -> Int
+    throws(IndexFormatError) -> Int
   {
     let bit = i * bits
     var r = reader
@@ -39,7 +39,9 @@ enum BitPacking {
 
   /// Reads GEO's header, `u32 count, u8 bits`, checking that the count is the place count and
   /// that the width holds every place index.
-  static func header(_ r: inout ByteReader, placeCount: Int) throws -> (count: Int, bits: Int) {
+  static func header(_ r: inout ByteReader, placeCount: Int) throws(IndexFormatError) -> (
+    count: Int, bits: Int
+  ) {
     let count = Int(try r.u32())
     let bits = Int(try r.u8())
     guard count == placeCount else {

@@ -1,42 +1,42 @@
 /// Appends little-endian integers, LEB128 varints and raw bytes to a growing buffer.
-public struct ByteWriter: Sendable {
+package struct ByteWriter: Sendable {
   /// The bytes written so far.
-  public private(set) var bytes: [UInt8] = []
+  package private(set) var bytes: [UInt8] = []
 
   /// Creates an empty writer.
-  public init() {}
+  package init() {}
 
   /// The number of bytes written.
-  public var count: Int { bytes.count }
+  package var count: Int { bytes.count }
 
   /// Reserves room for `count` bytes in all.
   package mutating func reserveCapacity(_ count: Int) { bytes.reserveCapacity(count) }
 
   /// Appends `value` as 1 byte.
-  public mutating func u8(_ value: UInt8) { bytes.append(value) }
+  package mutating func u8(_ value: UInt8) { bytes.append(value) }
 
   /// Appends `value` as 2 little-endian bytes.
-  public mutating func u16(_ value: UInt16) {
+  package mutating func u16(_ value: UInt16) {
     bytes.append(UInt8(truncatingIfNeeded: value))
     bytes.append(UInt8(truncatingIfNeeded: value >> 8))
   }
 
   /// Appends `value` as 4 little-endian bytes.
-  public mutating func u32(_ value: UInt32) {
+  package mutating func u32(_ value: UInt32) {
     for shift in stride(from: 0, to: 32, by: 8) {
       bytes.append(UInt8(truncatingIfNeeded: value >> shift))
     }
   }
 
   /// Appends `value` as 8 little-endian bytes.
-  public mutating func u64(_ value: UInt64) {
+  package mutating func u64(_ value: UInt64) {
     for shift in stride(from: 0, to: 64, by: 8) {
       bytes.append(UInt8(truncatingIfNeeded: value >> shift))
     }
   }
 
   /// Appends `value` as an unsigned LEB128 varint (7 bits per byte, low bits first).
-  public mutating func varint(_ value: UInt64) {
+  package mutating func varint(_ value: UInt64) {
     var v = value
     while v >= 0x80 {
       bytes.append(UInt8(truncatingIfNeeded: v) | 0x80)
@@ -46,23 +46,23 @@ public struct ByteWriter: Sendable {
   }
 
   /// Appends a non-negative `Int` as a varint.
-  public mutating func varint(_ value: Int) {
+  package mutating func varint(_ value: Int) {
     precondition(value >= 0, "varint of a negative value")
     varint(UInt64(value))
   }
 
   /// Appends a signed value zigzag-encoded as a varint.
-  public mutating func zigzag(_ value: Int64) {
+  package mutating func zigzag(_ value: Int64) {
     varint(UInt64(bitPattern: (value << 1) ^ (value >> 63)))
   }
 
   /// Appends raw bytes.
-  public mutating func append<C: Collection>(_ other: C) where C.Element == UInt8 {
+  package mutating func append<C: Collection>(_ other: C) where C.Element == UInt8 {
     bytes.append(contentsOf: other)
   }
 
   /// Appends zero bytes until the count is a multiple of `alignment`.
-  public mutating func pad(to alignment: Int) {
+  package mutating func pad(to alignment: Int) {
     while bytes.count % alignment != 0 { bytes.append(0) }
   }
 }

@@ -19,16 +19,16 @@
 import PlaceCore
 
 /// Reads the shared address contexts of places.
-public struct ContextTable: @unchecked Sendable {
+package struct ContextTable: @unchecked Sendable {
   let items: ItemTable<LengthPrefixed>
   let stringCount: Int
   /// Number of contexts.
-  public var count: Int { items.count }
+  package var count: Int { items.count }
 
   /// Reads the section header; the counts bound the ids inside items.
-  public init(
+  package init(
     _ bytes: UnsafeRawBufferPointer, fileOffset: Int, stringCount: Int
-  ) throws {
+  ) throws(IndexFormatError) {
     items = try ItemTable(ByteReader(bytes, section: "CONTEXTS", fileOffset: fileOffset))
     self.stringCount = stringCount
   }
@@ -36,7 +36,7 @@ public struct ContextTable: @unchecked Sendable {
   /// Reads context `id` up to its country: returns its parent, reference point and country
   /// (sid+1), and the reader positioned at the secondary parts.
   @inline(__always)
-  private func head(_ id: Int) throws -> (
+  private func head(_ id: Int) throws(IndexFormatError) -> (
     ByteReader, parent: Int?, latitude: Int64, longitude: Int64, country: Int
   ) {
     var r = try items.item(id)
@@ -50,14 +50,16 @@ public struct ContextTable: @unchecked Sendable {
 
   /// The parent `parent`'s reader at its secondary parts and its country; it must have no
   /// parent itself.
-  private func parentHead(_ parent: Int) throws -> (ByteReader, Int) {
+  private func parentHead(_ parent: Int) throws(IndexFormatError) -> (ByteReader, Int) {
     let (r, grandparent, _, _, country) = try head(parent)
     guard grandparent == nil else { throw r.fault("parent context \(parent) has a parent", at: 0) }
     return (r, country)
   }
 
   /// Reads context `id`'s country (or its parent's) into `m`; returns its reference point.
-  func match(_ id: Int, into m: inout PlaceMatch) throws -> (latitude: Int64, longitude: Int64) {
+  func match(_ id: Int, into m: inout PlaceMatch) throws(IndexFormatError) -> (
+    latitude: Int64, longitude: Int64
+  ) {
     var (_, parent, latitude, longitude, country) = try head(id)
     if let parent, country == 0 {
       (_, country) = try parentHead(parent)
@@ -67,7 +69,7 @@ public struct ContextTable: @unchecked Sendable {
   }
 
   /// Reads context `id`'s secondary parts and address components, its parent's after its own.
-  func details(_ id: Int) throws -> (
+  func details(_ id: Int) throws(IndexFormatError) -> (
     secondary: [TextRef], components: [(kind: AddressComponentKind, long: Int, short: Int?)]
   ) {
     var (r, parent, _, _, _) = try head(id)
@@ -85,7 +87,7 @@ public struct ContextTable: @unchecked Sendable {
   private func readDetails(
     _ r: inout ByteReader, into secondary: inout [TextRef],
     _ components: inout [(kind: AddressComponentKind, long: Int, short: Int?)]
-  ) throws {
+  ) throws(IndexFormatError) {
     for _ in 0..<(try r.varint(below: 64)) {
       secondary.append(try r.textRef(stringCount: stringCount))
     }
@@ -98,7 +100,7 @@ public struct ContextTable: @unchecked Sendable {
   /// Every context's matching data (reference point, country), decoded once, so that a query
   /// reads arrays instead of walking items for each candidate. `importance` (every place's,
   /// by rank) is kept beside them.
-  public func decodeAll(importance: [UInt16]) throws -> DecodedContexts {
+  package func decodeAll(importance: [UInt16]) throws(IndexFormatError) -> DecodedContexts {
     var latitude: [Int64] = []
     var longitude: [Int64] = []
     var country: [Int] = []
@@ -125,14 +127,14 @@ public struct ContextTable: @unchecked Sendable {
   }
 
   /// Decodes every context.
-  public func verify() throws {
-    try items.forEach { i, _ in _ = try details(i) }
+  package func verify() throws(IndexFormatError) {
+    try items.forEach { (i, _) throws(IndexFormatError) in _ = try details(i) }
   }
 }
 
 extension ByteReader {
   /// Reads one address component: (kind << 1) | s, sid long text, [sid short text].
-  mutating func component(stringCount: Int) throws -> (
+  mutating func component(stringCount: Int) throws(IndexFormatError) -> (
     kind: AddressComponentKind, long: Int, short: Int?
   ) {
     let at = offset

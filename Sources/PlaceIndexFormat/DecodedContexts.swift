@@ -1,15 +1,15 @@
 /// The matching data of every context of an index: reference point and country (or the
 /// parent's), by context id, in flat buffers (no per-context array to retain while many
 /// threads read them); and every place's importance, by rank.
-public final class DecodedContexts: Sendable {
+package final class DecodedContexts: Sendable {
   /// The buffers, for a search to copy into its own state. A copy holds no reference, so
   /// threads that read it at once write no shared reference count: this object's count shares
   /// a cache line with its first fields, and each retain by one thread stalled the other
   /// thread's reads of them (a fifth of the record decoding time with two threads).
-  public let view: View
+  package let view: View
 
   /// The buffers of a ``DecodedContexts``, valid while it lives.
-  public struct View: @unchecked Sendable {
+  package struct View: @unchecked Sendable {
     // @unchecked: the buffers are written once, before the owner is shared, and only read
     // after.
     let latitude: UnsafeBufferPointer<Int64>
@@ -20,7 +20,7 @@ public final class DecodedContexts: Sendable {
     let importance: UnsafeBufferPointer<UInt16>
 
     /// Number of contexts.
-    public var count: Int { latitude.count }
+    package var count: Int { latitude.count }
 
     /// Copies context `c`'s data into `m`; returns its reference point.
     @inline(__always)
@@ -51,5 +51,5 @@ public final class DecodedContexts: Sendable {
   }
 
   /// Number of contexts.
-  public var count: Int { view.count }
+  package var count: Int { view.count }
 }

@@ -11,18 +11,20 @@
 // of table per place for 60,000 places.
 
 /// Finds the places near a region through their order along a Hilbert curve.
-public struct GeoTable: @unchecked Sendable {
+package struct GeoTable: @unchecked Sendable {
   /// Entries per block.
-  public static let blockSize = 16
+  package static let blockSize = 16
   let reader: ByteReader
   let places: PlaceTable
   /// Number of entries.
-  public let count: Int
+  package let count: Int
   let bits: Int
   let entriesStart: Int
 
   /// Reads the section header; `places` holds the positions.
-  public init(_ bytes: UnsafeRawBufferPointer, fileOffset: Int, places: PlaceTable) throws {
+  package init(_ bytes: UnsafeRawBufferPointer, fileOffset: Int, places: PlaceTable)
+    throws(IndexFormatError)
+  {
     var r = ByteReader(bytes, section: "GEO", fileOffset: fileOffset)
     (count, bits) = try BitPacking.header(&r, placeCount: places.count)
     let blocks = (count + GeoTable.blockSize - 1) / GeoTable.blockSize
@@ -35,20 +37,22 @@ public struct GeoTable: @unchecked Sendable {
   }
 
   /// The place index of entry `i`.
-  func entry(_ i: Int) throws -> Int {
+  func entry(_ i: Int) throws(IndexFormatError) -> Int {
     try BitPacking.value(reader, start: entriesStart, index: i, bits: bits, limit: count)
   }
 
   /// The first key of block `b`.
-  func blockKey(_ b: Int) throws -> UInt64 { UInt64(try reader.u32(at: 8, index: b)) }
+  func blockKey(_ b: Int) throws(IndexFormatError) -> UInt64 {
+    UInt64(try reader.u32(at: 8, index: b))
+  }
 
   /// The places whose cells may lie in the box of latitudes `south...north` and longitudes
   /// `west...east` (1e-7 degrees; west > east crosses the antimeridian), sorted by place
   /// index unless `sorted` is false; nil when there are more than `limit`. A superset: the
   /// caller checks positions.
-  public func candidates(
+  package func candidates(
     southE7: Int64, northE7: Int64, westE7: Int64, eastE7: Int64, limit: Int, sorted: Bool = true
-  ) throws -> [Int]? {
+  ) throws(IndexFormatError) -> [Int]? {
     let y0 = HilbertCurve.y(latitudeE7: southE7)
     let y1 = HilbertCurve.y(latitudeE7: northE7)
     var ranges: [Range<UInt64>]
@@ -95,7 +99,7 @@ public struct GeoTable: @unchecked Sendable {
 
   /// Checks that the entries are a permutation of the places in key order and that each
   /// block's key is its first entry's.
-  public func verify() throws {
+  package func verify() throws(IndexFormatError) {
     var seen = [Bool](repeating: false, count: count)
     var previous: (UInt64, Int)? = nil
     var m = PlaceMatch()
@@ -123,9 +127,9 @@ public struct GeoTable: @unchecked Sendable {
 }
 
 /// Writes a GEO section.
-public enum GeoTableWriter {
+package enum GeoTableWriter {
   /// The section bytes for places in rank order.
-  public static func serialize<Places: RandomAccessCollection<PlaceRecord>>(_ places: Places)
+  package static func serialize<Places: RandomAccessCollection<PlaceRecord>>(_ places: Places)
     -> [UInt8] where Places.Index == Int
   {
     let keys = places.map {

@@ -5,29 +5,29 @@
 // region becomes a few number ranges.
 
 /// Cell numbers along the order-16 Hilbert curve over the globe.
-public enum HilbertCurve {
+package enum HilbertCurve {
   /// Cells per side.
-  public static let side: Int64 = 1 << 16
+  package static let side: Int64 = 1 << 16
 
   /// The cell column of longitude `e7` (1e-7 degrees).
   @inline(__always)
-  public static func x(longitudeE7 e7: Int64) -> Int64 {
+  package static func x(longitudeE7 e7: Int64) -> Int64 {
     min(max((e7 + 1_800_000_000) * side / 3_600_000_000, 0), side - 1)
   }
 
   /// The cell row of latitude `e7` (1e-7 degrees).
   @inline(__always)
-  public static func y(latitudeE7 e7: Int64) -> Int64 {
+  package static func y(latitudeE7 e7: Int64) -> Int64 {
     min(max((e7 + 900_000_000) * side / 1_800_000_000, 0), side - 1)
   }
 
   /// The curve position of the cell holding a point.
-  public static func key(latitudeE7: Int64, longitudeE7: Int64) -> UInt32 {
+  package static func key(latitudeE7: Int64, longitudeE7: Int64) -> UInt32 {
     key(x: x(longitudeE7: longitudeE7), y: y(latitudeE7: latitudeE7))
   }
 
   /// The curve position of cell (`x`, `y`).
-  public static func key(x: Int64, y: Int64) -> UInt32 {
+  package static func key(x: Int64, y: Int64) -> UInt32 {
     var x = x
     var y = y
     var d: Int64 = 0
@@ -51,7 +51,7 @@ public enum HilbertCurve {
   /// Sorted, merged curve ranges (half-open) that together cover every cell of the box of
   /// columns `x0...x1` and rows `y0...y1`; squares at the box's edge are taken whole once they
   /// are at most a quarter of the box's larger side, so the count stays small.
-  public static func ranges(x0: Int64, x1: Int64, y0: Int64, y1: Int64) -> [Range<UInt64>] {
+  package static func ranges(x0: Int64, x1: Int64, y0: Int64, y1: Int64) -> [Range<UInt64>] {
     guard x0 <= x1, y0 <= y1 else { return [] }
     let extent = max(x1 - x0, y1 - y0) + 1
     var minimum: Int64 = 1

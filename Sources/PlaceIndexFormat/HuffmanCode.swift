@@ -70,11 +70,12 @@ struct HuffmanCode: Sendable {
   }
 
   /// Reads the code lengths at `r` (``symbolCount`` bytes, one per symbol).
-  init(reading r: inout ByteReader) throws {
+  init(reading r: inout ByteReader) throws(IndexFormatError) {
     let at = r.offset
-    do {
-      try self.init(lengths: Array(try r.bytes(Self.symbolCount)))
-    } catch let error as HuffmanCodeError {
+    let lengths = Array(try r.bytes(Self.symbolCount))
+    do throws(HuffmanCodeError) {
+      try self.init(lengths: lengths)
+    } catch {
       throw r.fault("code lengths: \(error.reason)", at: at)
     }
   }
@@ -192,7 +193,8 @@ struct HuffmanCode: Sendable {
   /// Appends the next `count` bytes the code at `c` stands for to `out`; the end symbol, or
   /// the end of the bytes, before them is an error.
   @inline(__always)
-  func decode(_ count: Int, from c: inout Cursor, into out: inout [UInt8]) throws {
+  func decode(_ count: Int, from c: inout Cursor, into out: inout [UInt8]) throws(IndexFormatError)
+  {
     for _ in 0..<count {
       let symbol = try next(&c)
       guard symbol != Self.end else {
@@ -204,7 +206,7 @@ struct HuffmanCode: Sendable {
 
   /// Appends the bytes the code read by `r` (to its end) stands for to `out`, stopping at the
   /// end symbol or once `out` holds `limit` bytes.
-  func decode(_ r: ByteReader, into out: inout [UInt8], upTo limit: Int) throws {
+  func decode(_ r: ByteReader, into out: inout [UInt8], upTo limit: Int) throws(IndexFormatError) {
     var c = Cursor(r)
     while out.count < limit {
       let symbol = try next(&c)
@@ -216,7 +218,7 @@ struct HuffmanCode: Sendable {
   /// The symbol whose code starts at `c`, moving past it. Past the last byte, the padding (a
   /// prefix of the end symbol's code, all 1 bits) reads as the end symbol.
   @inline(__always)
-  private func next(_ c: inout Cursor) throws -> Int {
+  private func next(_ c: inout Cursor) throws(IndexFormatError) -> Int {
     if c.available < Self.maxLength {
       while c.available <= 56, c.reader.remaining > 0 {
         c.buffer = c.buffer << 8 | UInt64(try c.reader.u8())
@@ -258,7 +260,9 @@ struct HuffmanCode: Sendable {
 
   /// The symbol and code length of a code longer than ``fastBits`` at the start of the
   /// `available` bits of `buffer` (1 bits past them), bit by bit.
-  private func slow(_ buffer: UInt64, _ available: Int, _ r: ByteReader) throws -> (Int, Int) {
+  private func slow(_ buffer: UInt64, _ available: Int, _ r: ByteReader) throws(IndexFormatError)
+    -> (Int, Int)
+  {
     var code = 0
     var first = 0
     var index = 0

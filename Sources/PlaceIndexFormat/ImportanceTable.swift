@@ -9,7 +9,7 @@
 //   u16 values[runCount]             each run's importance
 
 /// Reads the places' importance by rank.
-public struct ImportanceTable: @unchecked Sendable {
+package struct ImportanceTable: @unchecked Sendable {
   let reader: ByteReader
   /// Number of runs.
   let runCount: Int
@@ -17,7 +17,9 @@ public struct ImportanceTable: @unchecked Sendable {
   let placeCount: Int
 
   /// Reads the section header; checks its length and first run (O(1)).
-  public init(_ bytes: UnsafeRawBufferPointer, fileOffset: Int, placeCount: Int) throws {
+  package init(_ bytes: UnsafeRawBufferPointer, fileOffset: Int, placeCount: Int)
+    throws(IndexFormatError)
+  {
     var r = ByteReader(bytes, section: "IMPORTANCE", fileOffset: fileOffset)
     let runs = Int(try r.u32())
     guard runs <= (bytes.count - 4) / 6, bytes.count == 4 + 6 * runs else {
@@ -35,17 +37,19 @@ public struct ImportanceTable: @unchecked Sendable {
   }
 
   @inline(__always)
-  func firstRank(_ run: Int) throws -> Int { Int(try reader.u32(at: 4, index: run)) }
+  func firstRank(_ run: Int) throws(IndexFormatError) -> Int {
+    Int(try reader.u32(at: 4, index: run))
+  }
 
   @inline(__always)
-  func value(ofRun run: Int) throws -> UInt16 {
+  func value(ofRun run: Int) throws(IndexFormatError) -> UInt16 {
     var r = reader
     r.offset = 4 + 4 * runCount + 2 * run
     return try r.u16()
   }
 
   /// The importance of place `rank`.
-  public func importance(of rank: Int) throws -> UInt16 {
+  package func importance(of rank: Int) throws(IndexFormatError) -> UInt16 {
     guard rank >= 0, rank < placeCount else {
       throw reader.fault("rank \(rank) is not below the place count \(placeCount)", at: 0)
     }
@@ -60,7 +64,7 @@ public struct ImportanceTable: @unchecked Sendable {
   }
 
   /// Every place's importance, by rank (O(places + runs)).
-  public func decodeAll() throws -> [UInt16] {
+  package func decodeAll() throws(IndexFormatError) -> [UInt16] {
     var out: [UInt16] = []
     out.reserveCapacity(placeCount)
     var run = 0
@@ -78,7 +82,7 @@ public struct ImportanceTable: @unchecked Sendable {
   }
 
   /// Checks that the runs start at 0 and their first ranks increase below the place count.
-  public func verify() throws {
+  package func verify() throws(IndexFormatError) {
     var previous = -1
     for run in 0..<runCount {
       let first = try firstRank(run)
@@ -93,9 +97,9 @@ public struct ImportanceTable: @unchecked Sendable {
 }
 
 /// Writes the IMPORTANCE section.
-public enum ImportanceTableWriter {
+package enum ImportanceTableWriter {
   /// The section's bytes for `places` in rank order.
-  public static func serialize<Places: RandomAccessCollection<PlaceRecord>>(_ places: Places)
+  package static func serialize<Places: RandomAccessCollection<PlaceRecord>>(_ places: Places)
     -> [UInt8]
   {
     var firsts: [Int] = []

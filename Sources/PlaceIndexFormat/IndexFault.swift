@@ -2,7 +2,7 @@
 /// bounds: each rule of docs/FORMAT.md that a file can break while every checksum matches.
 /// Carried by ``IndexFormatError/fault(path:section:offset:_:)``, which names the file, the
 /// section and the file offset.
-public enum IndexFault: Error, Equatable, Sendable, CustomStringConvertible {
+package enum IndexFault: Error, Equatable, Sendable, CustomStringConvertible {
   /// The section table is not sorted by kind, or names a kind twice.
   case sectionsOutOfOrder(previousKind: UInt32, kind: UInt32)
   /// A section does not start on an 8-byte boundary.
@@ -28,7 +28,7 @@ public enum IndexFault: Error, Equatable, Sendable, CustomStringConvertible {
   /// More places than ranks reach (``IndexLayout/maxPlaces``).
   case tooManyPlaces(count: Int, limit: Int)
 
-  public var description: String {
+  package var description: String {
     switch self {
     case .sectionsOutOfOrder(let previous, let kind):
       "the section table lists \(SectionKind.name(of: kind)) after \(SectionKind.name(of: previous)); entries must be sorted by kind, each kind once"
@@ -54,21 +54,21 @@ public enum IndexFault: Error, Equatable, Sendable, CustomStringConvertible {
 }
 
 /// Why ``IndexImageWriter`` refuses content: the same rules ``IndexFault`` names for a file.
-public struct IndexWriterError: Error, Equatable, Sendable, CustomStringConvertible {
+package struct IndexWriterError: Error, Equatable, Sendable, CustomStringConvertible {
   /// The rule the content breaks.
-  public var fault: IndexFault
+  package var fault: IndexFault
 
   /// The error for `fault`.
-  public init(fault: IndexFault) { self.fault = fault }
+  package init(fault: IndexFault) { self.fault = fault }
 
-  public var description: String { "cannot write the index: \(fault.description)" }
+  package var description: String { "cannot write the index: \(fault.description)" }
 }
 
 extension IndexFile {
   /// Checks the section table's order, every section's alignment and that no two sections
   /// share bytes (docs/FORMAT.md, "Header" and "Sections"). Opening already checked that each
   /// section lies inside the file, after the table.
-  public func verifyLayout() throws {
+  package func verifyLayout() throws(IndexFormatError) {
     for (i, s) in sections.enumerated() {
       let entry = IndexLayout.headerSize + i * IndexLayout.sectionEntrySize
       if i > 0, s.kind <= sections[i - 1].kind {
@@ -104,7 +104,7 @@ extension PlaceTable {
   /// Checks that places are in rank order: importance never increasing (IMPORTANCE's runs
   /// strictly decreasing), and equally important places in increasing element key (PLACE IDS).
   /// The search stops reading a posting list early on this order. O(places).
-  public func verifyRankOrder() throws {
+  package func verifyRankOrder() throws(IndexFormatError) {
     let imp = importance
     for run in 1..<max(1, imp.runCount) {
       let previous = try imp.value(ofRun: run - 1)

@@ -2,45 +2,45 @@
 ///
 /// Opening checks the magic, the version, the header and table checksums and that every
 /// section lies inside the file: O(1) in the file size. ``verify()`` checks the section bytes.
-public final class IndexFile: Sendable {
+package final class IndexFile: Sendable {
   /// One entry of the section table.
-  public struct Section: Sendable, Hashable {
+  package struct Section: Sendable, Hashable {
     /// The raw kind (possibly unknown to this reader).
-    public var kind: UInt32
+    package var kind: UInt32
     /// The stored CRC-32 of the section bytes.
-    public var checksum: UInt32
+    package var checksum: UInt32
     /// Offset from the file start.
-    public var offset: Int
+    package var offset: Int
     /// Length in bytes.
-    public var length: Int
+    package var length: Int
     /// The section's name in messages.
-    public var name: String { SectionKind.name(of: kind) }
+    package var name: String { SectionKind.name(of: kind) }
   }
 
   /// The path the file was opened from, for messages.
-  public let path: String
+  package let path: String
   /// The bytes.
-  public let bytes: MappedBytes
+  package let bytes: MappedBytes
   /// Format version of the file.
-  public let major: UInt16
+  package let major: UInt16
   /// Minor format version of the file.
-  public let minor: UInt16
+  package let minor: UInt16
   /// Header flags.
-  public let flags: UInt32
+  package let flags: UInt32
   /// Newest element timestamp of the data (seconds since 1970, 0 when unknown).
-  public let dataTimestamp: UInt64
+  package let dataTimestamp: UInt64
   /// Hash of the build options.
-  public let optionsHash: UInt64
+  package let optionsHash: UInt64
   /// The section table, in file order.
-  public let sections: [Section]
+  package let sections: [Section]
 
   /// Maps and opens the index at `path`.
-  public convenience init(path: String) throws {
+  package convenience init(path: String) throws(IndexFormatError) {
     try self.init(bytes: MappedBytes(path: path), path: path)
   }
 
   /// Opens an index held in `bytes`.
-  public init(bytes: MappedBytes, path: String) throws {
+  package init(bytes: MappedBytes, path: String) throws(IndexFormatError) {
     self.path = path
     self.bytes = bytes
     let b = bytes.buffer
@@ -54,7 +54,8 @@ public final class IndexFile: Sendable {
         path: path, expectedBytes: IndexLayout.headerSize, actualBytes: b.count)
     }
     var r = ByteReader(b, section: "HEADER", offset: 8)
-    do {
+    // The header's reads raise errors without a path: named here.
+    do throws(IndexFormatError) {
       major = try r.u16()
       minor = try r.u16()
       // The version is checked before the checksum so that a newer file gets a version error.
@@ -115,24 +116,26 @@ public final class IndexFile: Sendable {
           Section(kind: kind, checksum: crc, offset: Int(offset), length: Int(length)))
       }
       self.sections = sections
-    } catch let e as IndexFormatError {
-      throw e.withPath(path)
+    } catch {
+      throw error.withPath(path)
     }
   }
 
   /// The section of `kind`, if present.
-  public func section(_ kind: SectionKind) -> Section? {
+  package func section(_ kind: SectionKind) -> Section? {
     sections.first { $0.kind == kind.rawValue }
   }
 
   /// The bytes of a section.
-  public func bytes(of section: Section) -> UnsafeRawBufferPointer {
+  package func bytes(of section: Section) -> UnsafeRawBufferPointer {
     UnsafeRawBufferPointer(
       rebasing: bytes.buffer[section.offset..<(section.offset + section.length)])
   }
 
   /// The bytes of the required section `kind`.
-  public func requiredBytes(_ kind: SectionKind) throws -> (Section, UnsafeRawBufferPointer) {
+  package func requiredBytes(_ kind: SectionKind) throws(IndexFormatError) -> (
+    Section, UnsafeRawBufferPointer
+  ) {
     guard let s = section(kind) else {
       throw IndexFormatError.missingSection(path: path, section: kind.name)
     }
@@ -140,7 +143,7 @@ public final class IndexFile: Sendable {
   }
 
   /// Checks every section's checksum; throws for the first that does not match.
-  public func verifyChecksums() throws {
+  package func verifyChecksums() throws(IndexFormatError) {
     for s in sections {
       let actual = CRC32.checksum(bytes(of: s))
       guard actual == s.checksum else {

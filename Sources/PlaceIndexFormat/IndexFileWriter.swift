@@ -1,27 +1,27 @@
 /// Assembles sections into one index file image: header, section table, aligned sections.
-public struct IndexFileWriter {
+package struct IndexFileWriter {
   private var sections: [(kind: UInt32, bytes: [UInt8])] = []
   /// Newest OSM timestamp of the data, seconds since 1970.
-  public var dataTimestamp: UInt64 = 0
+  package var dataTimestamp: UInt64 = 0
   /// FNV-1a 64 hash of the build options.
-  public var optionsHash: UInt64 = 0
+  package var optionsHash: UInt64 = 0
 
   /// Creates an empty writer.
-  public init() {}
+  package init() {}
 
   /// Adds a section; kinds must be unique.
-  public mutating func add(_ kind: SectionKind, _ bytes: [UInt8]) {
+  package mutating func add(_ kind: SectionKind, _ bytes: [UInt8]) {
     add(rawKind: kind.rawValue, bytes)
   }
 
   /// Adds a section of a raw kind (tests use unknown kinds to check they are skipped).
-  public mutating func add(rawKind: UInt32, _ bytes: [UInt8]) {
+  package mutating func add(rawKind: UInt32, _ bytes: [UInt8]) {
     precondition(!sections.contains { $0.kind == rawKind }, "duplicate section kind \(rawKind)")
     sections.append((rawKind, bytes))
   }
 
   /// The complete file image.
-  public func image() -> [UInt8] {
+  package func image() -> [UInt8] {
     var copy = self
     return copy.takeImage()
   }

@@ -1,5 +1,5 @@
 /// Why an index file cannot be used. Every case names the file and what is wrong.
-public enum IndexFormatError: Error, Equatable, CustomStringConvertible {
+package enum IndexFormatError: Error, Equatable, CustomStringConvertible {
   /// The file does not exist or cannot be read or mapped.
   case cannotOpen(path: String, reason: String)
   /// The file does not start with the index magic bytes.
@@ -18,29 +18,44 @@ public enum IndexFormatError: Error, Equatable, CustomStringConvertible {
   /// schema, the places' rank order.
   case fault(path: String, section: String, offset: Int, IndexFault)
 
-  public var description: String {
+  package var description: String { "\(path): \(reason)" }
+
+  /// The file the error names ("" for an error raised in a section reader, which does not
+  /// know the path; ``PlacesError`` gets it from the index).
+  package var path: String {
     switch self {
-    case .cannotOpen(let path, let reason):
-      "\(path): cannot open index: \(reason)"
-    case .notAnIndex(let path):
-      "\(path): not a PlaceIndex file (bad magic bytes)"
-    case .unsupportedVersion(let path, let expected, let got, let gotMinor):
-      "\(path): unsupported index format version \(got).\(gotMinor); this reader reads \(expected).x"
-    case .truncated(let path, let expected, let actual):
-      "\(path): truncated index: needs \(expected) bytes, has \(actual)"
-    case .checksumMismatch(let path, let section, let expected, let actual):
-      "\(path): checksum mismatch in section \(section): stored \(hex(expected)), computed \(hex(actual))"
-    case .corrupt(let path, let section, let offset, let reason):
-      "\(path): corrupt index: section \(section) at byte \(offset): \(reason)"
-    case .missingSection(let path, let section):
-      "\(path): index has no \(section) section"
-    case .fault(let path, let section, let offset, let fault):
-      "\(path): invalid index: section \(section) at byte \(offset): \(fault)"
+    case .cannotOpen(let path, _), .notAnIndex(let path), .unsupportedVersion(let path, _, _, _),
+      .truncated(let path, _, _), .checksumMismatch(let path, _, _, _), .corrupt(let path, _, _, _),
+      .missingSection(let path, _), .fault(let path, _, _, _):
+      path
+    }
+  }
+
+  /// What is wrong, in words, after the path in ``description``; names the section and the
+  /// byte where the error has them.
+  package var reason: String {
+    switch self {
+    case .cannotOpen(_, let reason):
+      "cannot open index: \(reason)"
+    case .notAnIndex:
+      "not a PlaceIndex file (bad magic bytes)"
+    case .unsupportedVersion(_, let expected, let got, let gotMinor):
+      "unsupported index format version \(got).\(gotMinor); this reader reads \(expected).x"
+    case .truncated(_, let expected, let actual):
+      "truncated index: needs \(expected) bytes, has \(actual)"
+    case .checksumMismatch(_, let section, let expected, let actual):
+      "checksum mismatch in section \(section): stored \(hex(expected)), computed \(hex(actual))"
+    case .corrupt(_, let section, let offset, let reason):
+      "corrupt index: section \(section) at byte \(offset): \(reason)"
+    case .missingSection(_, let section):
+      "index has no \(section) section"
+    case .fault(_, let section, let offset, let fault):
+      "invalid index: section \(section) at byte \(offset): \(fault)"
     }
   }
 
   /// The same error naming `path` (errors raised deep in a section reader carry no path).
-  public func withPath(_ path: String) -> IndexFormatError {
+  package func withPath(_ path: String) -> IndexFormatError {
     switch self {
     case .cannotOpen(_, let r): .cannotOpen(path: path, reason: r)
     case .notAnIndex: .notAnIndex(path: path)

@@ -1,34 +1,34 @@
 /// Everything an index holds, as the builder hands it over.
-public struct IndexContent: Sendable {
+package struct IndexContent: Sendable {
   /// Places in rank order (most important first).
-  public var places: [PlaceRecord] = []
+  package var places: [PlaceRecord] = []
   /// The terms of each place's primary name, parallel to `places`.
-  public var placeTerms: [[String]] = []
+  package var placeTerms: [[String]] = []
   /// The terms only each place's alternative names carry, parallel to `places`; may be left
   /// empty when no place has any.
-  public var placeAltTerms: [[String]] = []
+  package var placeAltTerms: [[String]] = []
   /// The terms of each place's address and admin areas, parallel to `places`.
-  public var placeContextTerms: [[String]] = []
+  package var placeContextTerms: [[String]] = []
   /// Type names referenced by `typeLists`.
-  public var typeNames: [String] = []
+  package var typeNames: [String] = []
   /// Type lists: indexes into `typeNames`, primary first.
-  public var typeLists: [[Int]] = []
+  package var typeLists: [[Int]] = []
   /// UTF-8 JSON metadata.
-  public var metadataJSON: [UInt8] = []
+  package var metadataJSON: [UInt8] = []
   /// The type vocabulary table text.
-  public var vocabularyTSV: String = ""
+  package var vocabularyTSV: String = ""
   /// The abbreviation table text.
-  public var abbreviationsTSV: String = ""
+  package var abbreviationsTSV: String = ""
   /// Newest element timestamp, seconds since 1970.
-  public var dataTimestamp: UInt64 = 0
+  package var dataTimestamp: UInt64 = 0
   /// Hash of the build options.
-  public var optionsHash: UInt64 = 0
+  package var optionsHash: UInt64 = 0
   /// Strings stored in STRINGS that no record refers to: the texts readers look up by their
   /// first bytes (PlaceCore's `LocalTexts`).
   package var extraStrings: [String] = []
 
   /// Creates empty content.
-  public init() {}
+  package init() {}
 }
 
 /// The places an index holds, in rank order, as ``IndexImageWriter`` reads them: one at a time
@@ -81,10 +81,10 @@ struct ContentPlaces: IndexPlaceSource {
 
 /// Serializes ``IndexContent`` into a complete file image. Deterministic: the same content gives
 /// the same bytes.
-public enum IndexImageWriter {
+package enum IndexImageWriter {
   /// The file image and the number of distinct tokens. Refuses places out of rank order
   /// (``IndexWriterError``), which no reader could search.
-  public static func image(_ content: IndexContent) throws(IndexWriterError) -> (
+  package static func image(_ content: IndexContent) throws(IndexWriterError) -> (
     bytes: [UInt8], tokenCount: Int
   ) {
     precondition(content.places.count == content.placeTerms.count)

@@ -22,19 +22,19 @@
 // section checksum and every internal reference.
 
 /// Constants of the file layout.
-public enum IndexLayout {
+package enum IndexLayout {
   /// The first 8 bytes of every index file.
-  public static let magic: [UInt8] = [0x89, 0x50, 0x4C, 0x49, 0x44, 0x58, 0x0D, 0x0A]
+  package static let magic: [UInt8] = [0x89, 0x50, 0x4C, 0x49, 0x44, 0x58, 0x0D, 0x0A]
   /// The major version this code reads and writes; another major version is refused.
-  public static let majorVersion: UInt16 = 6
+  package static let majorVersion: UInt16 = 6
   /// The minor version this code writes; a reader accepts every minor version of its major.
-  public static let minorVersion: UInt16 = 1
+  package static let minorVersion: UInt16 = 1
   /// Header size in bytes.
-  public static let headerSize = 64
+  package static let headerSize = 64
   /// Section table entry size in bytes.
-  public static let sectionEntrySize = 24
+  package static let sectionEntrySize = 24
   /// Alignment of every section's start.
-  public static let sectionAlignment = 8
+  package static let sectionAlignment = 8
   /// The most bytes a section may hold: offsets inside a section (item blocks, record groups,
   /// token blocks) are 32-bit. At the 10.6 bytes a place of the largest section (PLACES) that
   /// is about 400 million places; the file itself (64-bit section offsets) has no such limit.
@@ -45,7 +45,7 @@ public enum IndexLayout {
 }
 
 /// The kinds of section. A reader skips kinds it does not know.
-public enum SectionKind: UInt32, Sendable, CaseIterable {
+package enum SectionKind: UInt32, Sendable, CaseIterable {
   /// UTF-8 JSON: source, attribution, licence, counts, build options.
   case metadata = 1
   /// Deduplicated strings referenced by id.
@@ -76,7 +76,7 @@ public enum SectionKind: UInt32, Sendable, CaseIterable {
   case viewports = 13
 
   /// The section's name in messages.
-  public var name: String {
+  package var name: String {
     switch self {
     case .metadata: "META"
     case .strings: "STRINGS"
@@ -95,7 +95,7 @@ public enum SectionKind: UInt32, Sendable, CaseIterable {
   }
 
   /// The name of a section kind that may be unknown to this reader.
-  public static func name(of raw: UInt32) -> String {
+  package static func name(of raw: UInt32) -> String {
     SectionKind(rawValue: raw)?.name ?? "kind \(raw)"
   }
 }

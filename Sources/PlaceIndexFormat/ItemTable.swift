@@ -11,37 +11,37 @@
 
 /// How the items of an item table say where they end: the one thing the tables' users
 /// differ in.
-public protocol ItemFraming {
+package protocol ItemFraming {
   /// Whether the writer puts each item's byte length before it.
   static var prefixesLength: Bool { get }
   /// Moves `r` past the framing of the item at its offset (the reader then is at the item's
   /// first byte) and returns the item's byte length.
-  static func length(_ r: inout ByteReader) throws -> Int
+  static func length(_ r: inout ByteReader) throws(IndexFormatError) -> Int
 }
 
 /// Items that start with their byte length (STRINGS, CONTEXTS).
-public enum LengthPrefixed: ItemFraming {
-  public static let prefixesLength = true
+package enum LengthPrefixed: ItemFraming {
+  package static let prefixesLength = true
 
   @inline(__always)
-  public static func length(_ r: inout ByteReader) throws -> Int {
+  package static func length(_ r: inout ByteReader) throws(IndexFormatError) -> Int {
     try r.varint(below: r.remaining + 1)
   }
 }
 
 /// Reads variable-length items stored in blocks of ``blockSize``, each item prefixed by its
 /// byte length or saying itself where it ends.
-public struct ItemTable<Framing: ItemFraming>: @unchecked Sendable {
+package struct ItemTable<Framing: ItemFraming>: @unchecked Sendable {
   let reader: ByteReader
   /// Number of items.
-  public let count: Int
+  package let count: Int
   /// Items per block.
-  public let blockSize: Int
+  package let blockSize: Int
   let blockShift: Int
   let itemStart: Int
 
   /// Reads the table header at the start of `reader`'s buffer.
-  public init(_ reader: ByteReader) throws {
+  package init(_ reader: ByteReader) throws(IndexFormatError) {
     var r = reader
     let (count, blockSize) = try r.tableHeader(sizeFrom: 1, naming: "block size")
     let blocks = (count + blockSize - 1) / blockSize
@@ -57,7 +57,7 @@ public struct ItemTable<Framing: ItemFraming>: @unchecked Sendable {
 
   /// A reader positioned at the first item of `index`'s block.
   @inline(__always)
-  private func blockStart(_ index: Int) throws -> ByteReader {
+  private func blockStart(_ index: Int) throws(IndexFormatError) -> ByteReader {
     guard index >= 0, index < count else {
       throw reader.fault("item \(index) out of range (count \(count))", at: 0)
     }
@@ -73,7 +73,7 @@ public struct ItemTable<Framing: ItemFraming>: @unchecked Sendable {
 
   /// Moves `r` past the framing of the item at its offset; returns the item's byte length.
   @inline(__always)
-  private func length(_ r: inout ByteReader) throws -> Int {
+  private func length(_ r: inout ByteReader) throws(IndexFormatError) -> Int {
     let at = r.offset
     let length = try Framing.length(&r)
     guard length >= 0, length <= r.remaining else {
@@ -84,7 +84,7 @@ public struct ItemTable<Framing: ItemFraming>: @unchecked Sendable {
 
   /// The item at `r`'s offset, moving `r` past it.
   @inline(__always)
-  private func next(_ r: inout ByteReader) throws -> ByteReader {
+  private func next(_ r: inout ByteReader) throws(IndexFormatError) -> ByteReader {
     let length = try length(&r)
     defer { r.offset += length }
     return ByteReader(
@@ -94,7 +94,7 @@ public struct ItemTable<Framing: ItemFraming>: @unchecked Sendable {
 
   /// A reader positioned at item `index`: its block's start, past the items before it.
   @inline(__always)
-  private func itemStart(_ index: Int) throws -> ByteReader {
+  private func itemStart(_ index: Int) throws(IndexFormatError) -> ByteReader {
     var r = try blockStart(index)
     for _ in 0..<(index & (blockSize - 1)) { r.offset += try length(&r) }
     return r
@@ -102,7 +102,7 @@ public struct ItemTable<Framing: ItemFraming>: @unchecked Sendable {
 
   /// A reader over the bytes of item `index`.
   @inline(__always)
-  public func item(_ index: Int) throws -> ByteReader {
+  package func item(_ index: Int) throws(IndexFormatError) -> ByteReader {
     var r = try itemStart(index)
     return try next(&r)
   }
@@ -110,7 +110,9 @@ public struct ItemTable<Framing: ItemFraming>: @unchecked Sendable {
   /// Calls `body` with the index and bytes of each item in `range`, in order: one block lookup
   /// and sequential reads, instead of a lookup and up to B - 1 skips per item.
   @inline(__always)
-  public func walk(_ range: Range<Int>, _ body: (Int, ByteReader) throws -> Void) throws {
+  package func walk(_ range: Range<Int>, _ body: (Int, ByteReader) throws(IndexFormatError) -> Void)
+    throws(IndexFormatError)
+  {
     guard let first = range.first else { return }
     guard range.upperBound <= count else {
       throw reader.fault("items \(range) out of range (count \(count))", at: 0)
@@ -121,14 +123,18 @@ public struct ItemTable<Framing: ItemFraming>: @unchecked Sendable {
 
   /// Calls `body` with each item of `index`'s block up to and including `index`, in order.
   @inline(__always)
-  public func walk(to index: Int, _ body: (ByteReader) throws -> Void) throws {
+  package func walk(to index: Int, _ body: (ByteReader) throws(IndexFormatError) -> Void)
+    throws(IndexFormatError)
+  {
     var r = try blockStart(index)
     for _ in 0...(index & (blockSize - 1)) { try body(try next(&r)) }
   }
 
   /// Walks every item in order, checking that each block offset points at its first item and
   /// that the items fill the area exactly; calls `body` with each item.
-  public func forEach(_ body: (Int, ByteReader) throws -> Void) throws {
+  package func forEach(_ body: (Int, ByteReader) throws(IndexFormatError) -> Void)
+    throws(IndexFormatError)
+  {
     var r = reader
     r.offset = itemStart
     for i in 0..<count {
@@ -147,26 +153,26 @@ public struct ItemTable<Framing: ItemFraming>: @unchecked Sendable {
 }
 
 /// Writes an item table.
-public struct ItemTableWriter: Sendable {
+package struct ItemTableWriter: Sendable {
   private var blockOffsets: [UInt32] = []
   private var data = ByteWriter()
   /// Items per block.
-  public let blockSize: Int
+  package let blockSize: Int
   /// Whether each item is written after its byte length (as its framing says).
   let lengthPrefixed: Bool
   /// Number of items appended.
-  public private(set) var count = 0
+  package private(set) var count = 0
 
   /// Creates an empty table with `blockSize` items per block (a power of two, 1...256), for
   /// ``ItemTable`` to read with `framing`.
-  public init(blockSize: Int = 16, framing: (some ItemFraming).Type = LengthPrefixed.self) {
+  package init(blockSize: Int = 16, framing: (some ItemFraming).Type = LengthPrefixed.self) {
     precondition(blockSize >= 1 && blockSize <= 256 && blockSize & (blockSize - 1) == 0)
     self.blockSize = blockSize
     lengthPrefixed = framing.prefixesLength
   }
 
   /// Appends one item.
-  public mutating func append(_ item: [UInt8]) {
+  package mutating func append(_ item: [UInt8]) {
     // Past 4 GiB the section is refused as a whole (IndexImageWriter.checkSectionSize).
     if count % blockSize == 0 { blockOffsets.append(UInt32(truncatingIfNeeded: data.count)) }
     if lengthPrefixed { data.varint(item.count) }
@@ -175,7 +181,7 @@ public struct ItemTableWriter: Sendable {
   }
 
   /// The table bytes.
-  public var bytes: [UInt8] {
+  package var bytes: [UInt8] {
     var w = ByteWriter()
     w.u32(UInt32(count))
     w.u32(UInt32(blockSize))
@@ -189,9 +195,11 @@ extension ByteReader {
   /// Reads the `u32 count, u32 size` header at the buffer's start that item and record
   /// tables begin with; `size` (items per block, records per group) must be a power of two
   /// from `minimum` to 256, and is named `what` in the error.
-  mutating func tableHeader(sizeFrom minimum: Int, naming what: String) throws -> (
-    count: Int, size: Int
-  ) {
+  mutating func tableHeader(sizeFrom minimum: Int, naming what: String) throws(IndexFormatError)
+    -> (
+      count: Int, size: Int
+    )
+  {
     offset = 0
     let count = Int(try u32())
     let size = Int(try u32())

@@ -11,14 +11,14 @@
 /// This is the one platform-specific file of the reader: it uses POSIX `open`/`mmap`, which
 /// Linux and Apple platforms share. The bytes never change after creation, which is what makes
 /// sharing them between threads safe.
-public final class MappedBytes: @unchecked Sendable {
+package final class MappedBytes: @unchecked Sendable {
   /// The bytes. Valid for the lifetime of this object.
-  public let buffer: UnsafeRawBufferPointer
+  package let buffer: UnsafeRawBufferPointer
   private let mapped: Bool
 
   /// Opens `path` for reading: its descriptor and size; an error names a path that cannot be
   /// opened or is not a regular file.
-  private static func openRegularFile(_ path: String) throws -> (Int32, Int) {
+  private static func openRegularFile(_ path: String) throws(IndexFormatError) -> (Int32, Int) {
     let fd = open(path, O_RDONLY)
     guard fd >= 0 else {
       throw IndexFormatError.cannotOpen(path: path, reason: String(cString: strerror(errno)))
@@ -37,7 +37,7 @@ public final class MappedBytes: @unchecked Sendable {
   }
 
   /// Maps the file at `path` read-only.
-  public init(path: String) throws {
+  package init(path: String) throws(IndexFormatError) {
     let (fd, size) = try Self.openRegularFile(path)
     defer { close(fd) }
     if size == 0 {
@@ -56,7 +56,7 @@ public final class MappedBytes: @unchecked Sendable {
   /// Reads the whole file at `path` into memory owned by this object (no mapping): later
   /// changes to the file, even truncating it in place, do not reach these bytes. A file that
   /// changes while it is read gives bytes that fail the header's length or the checksums.
-  public init(readingFileAt path: String) throws {
+  package init(readingFileAt path: String) throws(IndexFormatError) {
     let (fd, size) = try Self.openRegularFile(path)
     defer { close(fd) }
     let p = UnsafeMutableRawBufferPointer.allocate(byteCount: max(size, 1), alignment: 16)
@@ -77,7 +77,7 @@ public final class MappedBytes: @unchecked Sendable {
   }
 
   /// Copies `bytes` into memory owned by this object.
-  public init(copying bytes: [UInt8]) {
+  package init(copying bytes: [UInt8]) {
     let p = UnsafeMutableRawBufferPointer.allocate(byteCount: max(bytes.count, 1), alignment: 16)
     bytes.withUnsafeBytes { p.copyMemory(from: $0) }
     buffer = UnsafeRawBufferPointer(rebasing: p[0..<bytes.count])

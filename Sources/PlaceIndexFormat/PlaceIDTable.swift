@@ -22,7 +22,7 @@
 // sorted keys and each place's position among them took 38.4 bits.
 
 /// The element keys of the places: a place's OSM kind and id, and the place of an OSM element.
-public struct PlaceIDTable: @unchecked Sendable {
+package struct PlaceIDTable: @unchecked Sendable {
   /// Places per sample.
   static let sampleEvery = 64
   /// Size of the header before the samples.
@@ -33,7 +33,7 @@ public struct PlaceIDTable: @unchecked Sendable {
   static let maximumLowBits = 56
   let reader: ByteReader
   /// Number of places.
-  public let count: Int
+  package let count: Int
   let lowBits: Int
   let runs: Int
   let idLimit: UInt64
@@ -43,7 +43,9 @@ public struct PlaceIDTable: @unchecked Sendable {
   let lowStart: Int
 
   /// Reads the section header, checking that the parts fit; `placeCount` is PLACES' count.
-  public init(_ bytes: UnsafeRawBufferPointer, fileOffset: Int, placeCount: Int) throws {
+  package init(_ bytes: UnsafeRawBufferPointer, fileOffset: Int, placeCount: Int)
+    throws(IndexFormatError)
+  {
     var r = ByteReader(bytes, section: "PLACE IDS", fileOffset: fileOffset)
     count = Int(try r.u32())
     lowBits = Int(try r.u8())
@@ -82,7 +84,7 @@ public struct PlaceIDTable: @unchecked Sendable {
 
   /// The position in the high bits of place `i`'s set bit.
   @inline(__always)
-  private func highPosition(_ i: Int) throws -> Int {
+  private func highPosition(_ i: Int) throws(IndexFormatError) -> Int {
     let s = i / Self.sampleEvery
     let sample = Int(try reader.u32(at: Self.headerSize, index: s))
     var skip = i % Self.sampleEvery
@@ -107,14 +109,14 @@ public struct PlaceIDTable: @unchecked Sendable {
 
   /// The low part of place `i`.
   @inline(__always)
-  private func low(_ i: Int) throws -> UInt64 {
+  private func low(_ i: Int) throws(IndexFormatError) -> UInt64 {
     UInt64(
       try BitPacking.value(reader, start: lowStart, index: i, bits: lowBits, limit: Int.max))
   }
 
   /// The high part h of place `i`.
   @inline(__always)
-  private func high(_ i: Int) throws -> Int {
+  private func high(_ i: Int) throws(IndexFormatError) -> Int {
     let h = try highPosition(i) - i
     // Only a sample that points before the bits of the places ahead of it gets here.
     guard h >= 0 else {
@@ -132,7 +134,7 @@ public struct PlaceIDTable: @unchecked Sendable {
   }
 
   /// The OSM kind (0 node, 1 way, 2 relation) and id of place `index`.
-  public func element(_ index: Int) throws -> (kind: UInt8, id: Int64) {
+  package func element(_ index: Int) throws(IndexFormatError) -> (kind: UInt8, id: Int64) {
     guard index >= 0, index < count else {
       throw reader.fault("place \(index) of \(count)", at: 0)
     }
@@ -146,7 +148,7 @@ public struct PlaceIDTable: @unchecked Sendable {
 
   /// The high part of place `64 × block`, from its sample alone (no walk over the high bits).
   @inline(__always)
-  private func blockHigh(_ block: Int) throws -> Int {
+  private func blockHigh(_ block: Int) throws(IndexFormatError) -> Int {
     let h = Int(try reader.u32(at: Self.headerSize, index: block)) - block * Self.sampleEvery
     guard h >= 0 else {
       throw reader.fault(
@@ -161,9 +163,9 @@ public struct PlaceIDTable: @unchecked Sendable {
   /// The (high, low) pairs increase over all places, and the target's high part in run r is
   /// r × span + its own, so each run's search is one over all places: first over the
   /// samples (one word and one low part each) for the block of 64 places that holds the
-  /// first pair at least the target's, then over that block's places. The targets grow from run to run, so each
-  /// search starts at the block the one before found.
-  public func placeIndex(kind: UInt8, id: Int64) throws -> Int? {
+  /// first pair at least the target's, then over that block's places. The targets grow from
+  /// run to run, so each search starts at the block the one before found.
+  package func placeIndex(kind: UInt8, id: Int64) throws(IndexFormatError) -> Int? {
     guard id >= 0, UInt64(id) < idLimit, kind < 3, count > 0 else { return nil }
     let key = UInt64(kind) * idLimit + UInt64(id)
     let keyHigh = key >> UInt64(lowBits)
@@ -180,11 +182,9 @@ public struct PlaceIDTable: @unchecked Sendable {
       while lo < hi {
         let mid = (lo + hi) / 2
         let h = try blockHigh(mid)
-        if try h < target || (h == target && low(mid * Self.sampleEvery) < keyLow) {
-          lo = mid + 1
-        } else {
-          hi = mid
-        }
+        var below = h < target
+        if !below && h == target { below = try low(mid * Self.sampleEvery) < keyLow }
+        if below { lo = mid + 1 } else { hi = mid }
       }
       let block = max(lo - 1, fromBlock)
       fromBlock = block
@@ -195,13 +195,12 @@ public struct PlaceIDTable: @unchecked Sendable {
       while first < last {
         let mid = (first + last) / 2
         let h = try high(mid)
-        if try h < target || (h == target && low(mid) < keyLow) {
-          first = mid + 1
-        } else {
-          last = mid
-        }
+        var below = h < target
+        if !below && h == target { below = try low(mid) < keyLow }
+        if below { first = mid + 1 } else { last = mid }
       }
-      if first < count, try high(first) == target, try low(first) == keyLow { return first }
+      guard first < count, try high(first) == target else { continue }
+      if try low(first) == keyLow { return first }
     }
     return nil
   }
@@ -209,7 +208,7 @@ public struct PlaceIDTable: @unchecked Sendable {
   /// Checks that the high bits hold exactly `count` set bits, that the samples point at
   /// theirs, that the (high, low) pairs strictly increase within `runs` runs, that every kind
   /// is 0, 1 or 2, and that no key is given twice.
-  public func verify() throws {
+  package func verify() throws(IndexFormatError) {
     var i = 0
     var previous: (Int, UInt64)? = nil
     var keys: [UInt64] = []
@@ -259,10 +258,10 @@ public struct PlaceIDTable: @unchecked Sendable {
 }
 
 /// Writes a PLACE IDS section.
-public enum PlaceIDTableWriter {
+package enum PlaceIDTableWriter {
   /// The section bytes for places in rank order; their elements must differ, and their ids
   /// be below 2^60 (the reader takes no more than 18 digits).
-  public static func serialize<Places: RandomAccessCollection<PlaceRecord>>(_ places: Places)
+  package static func serialize<Places: RandomAccessCollection<PlaceRecord>>(_ places: Places)
     -> [UInt8]
   {
     let idLimit = UInt64(places.map(\.osmID).max() ?? 0) + 1

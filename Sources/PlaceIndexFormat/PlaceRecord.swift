@@ -23,35 +23,35 @@
 import PlaceCore
 
 /// A place as the writer takes it and the reader returns it.
-public struct PlaceRecord: Sendable, Hashable {
+package struct PlaceRecord: Sendable, Hashable {
   /// 0 node, 1 way, 2 relation.
-  public var osmKind: UInt8
+  package var osmKind: UInt8
   /// The OSM id.
-  public var osmID: Int64
+  package var osmID: Int64
   /// Latitude in 1e-7 degrees.
-  public var latitudeE7: Int32
+  package var latitudeE7: Int32
   /// Longitude in 1e-7 degrees.
-  public var longitudeE7: Int32
+  package var longitudeE7: Int32
   /// Higher is more important.
-  public var importance: UInt16
+  package var importance: UInt16
   /// Id of the place's type list in TYPES.
-  public var typeList: Int
+  package var typeList: Int
   /// Number of words in the primary text.
-  public var nameWordCount: Int = 0
+  package var nameWordCount: Int = 0
   /// The name, or "street number" for an address.
-  public var primaryText: String
+  package var primaryText: String
   /// Disambiguating parts, most specific first; the country name last when known.
-  public var secondaryParts: [String]
+  package var secondaryParts: [String]
   /// ISO 3166-1 alpha-2 code, or "" when unknown.
-  public var countryCode: String
+  package var countryCode: String
   /// Names in other languages or alternative names: (language or "", name).
-  public var names: [LocalizedName]
+  package var names: [LocalizedName]
   /// Address components.
-  public var components: [AddressComponent]
+  package var components: [AddressComponent]
   /// The bounding box of a way's or relation's geometry (VIEWPORTS), or nil.
   package var viewport: GeoBoxE7? = nil
   /// Creates a record.
-  public init(
+  package init(
     osmKind: UInt8, osmID: Int64, latitudeE7: Int32, longitudeE7: Int32, importance: UInt16,
     typeList: Int, primaryText: String, secondaryParts: [String], countryCode: String,
     names: [LocalizedName], components: [AddressComponent]
@@ -70,23 +70,23 @@ public struct PlaceRecord: Sendable, Hashable {
   }
 
   /// The place ID: kind letter and decimal id, e.g. "N240109189".
-  public var placeID: String { PlaceRecord.placeID(kind: osmKind, id: osmID) }
+  package var placeID: String { PlaceRecord.placeID(kind: osmKind, id: osmID) }
 
   /// The place ID of element `kind` (0 node, 1 way, 2 relation) and `id`, e.g. "N240109189".
-  public static func placeID(kind: UInt8, id: Int64) -> String {
+  package static func placeID(kind: UInt8, id: Int64) -> String {
     PlaceID(kind: kind, id: id)?.description ?? "?\(id)"
   }
 }
 
 /// A name with its language tag ("" when the tag has none, e.g. `alt_name`).
-public struct LocalizedName: Sendable, Hashable {
+package struct LocalizedName: Sendable, Hashable {
   /// Language code, e.g. "sv", or "" for the default name and alternatives.
-  public var language: String
+  package var language: String
   /// The name.
-  public var name: String
+  package var name: String
 
   /// Creates a name.
-  public init(language: String, name: String) {
+  package init(language: String, name: String) {
     self.language = language
     self.name = name
   }

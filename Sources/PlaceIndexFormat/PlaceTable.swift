@@ -1,75 +1,75 @@
 import PlaceCore
 
 /// A place record with its strings still as ids: what the query path decodes per candidate.
-public struct PlaceEntry: Sendable {
+package struct PlaceEntry: Sendable {
   /// 0 node, 1 way, 2 relation.
-  public var osmKind: UInt8
+  package var osmKind: UInt8
   /// The OSM id.
-  public var osmID: Int64
+  package var osmID: Int64
   /// Latitude in 1e-7 degrees.
-  public var latitudeE7: Int32
+  package var latitudeE7: Int32
   /// Longitude in 1e-7 degrees.
-  public var longitudeE7: Int32
+  package var longitudeE7: Int32
   /// Higher is more important.
-  public var importance: UInt16
+  package var importance: UInt16
   /// Type list id.
-  public var typeList: Int
+  package var typeList: Int
   /// Words in the primary text.
-  public var nameWordCount: Int
+  package var nameWordCount: Int
   /// The primary text.
-  public var primaryText: TextRef
+  package var primaryText: TextRef
   /// The secondary parts.
-  public var secondaryParts: [TextRef]
+  package var secondaryParts: [TextRef]
   /// String id of the country code, or nil.
-  public var countryCode: Int?
+  package var countryCode: Int?
   /// (language sid, name sid) pairs.
-  public var names: [(language: Int, name: Int)]
+  package var names: [(language: Int, name: Int)]
   /// (kind, long sid, short sid or nil).
-  public var components: [(kind: AddressComponentKind, long: Int, short: Int?)]
+  package var components: [(kind: AddressComponentKind, long: Int, short: Int?)]
 }
 
 /// The part of a place record used to rank and filter it: numbers, no strings. (Which words
 /// it carries, the postings tell.)
-public struct PlaceMatch: Sendable {
+package struct PlaceMatch: Sendable {
   /// Latitude in 1e-7 degrees.
-  public var latitudeE7: Int32 = 0
+  package var latitudeE7: Int32 = 0
   /// Longitude in 1e-7 degrees.
-  public var longitudeE7: Int32 = 0
+  package var longitudeE7: Int32 = 0
   /// Higher is more important.
-  public var importance: UInt16 = 0
+  package var importance: UInt16 = 0
   /// Type list id.
-  public var typeList = 0
+  package var typeList = 0
   /// Words in the primary text.
-  public var nameWordCount = 0
+  package var nameWordCount = 0
   /// String id of the country code, or nil.
-  public var countryCode: Int?
+  package var countryCode: Int?
   /// Whether the record lists alternative names.
   var hasNames = false
 
   /// An empty match.
-  public init() {}
+  package init() {}
 }
 
 /// Reads place records by rank.
-public struct PlaceTable: @unchecked Sendable {
+package struct PlaceTable: @unchecked Sendable {
   let records: RecordTable
   /// The shared address contexts the records point into.
-  public let contexts: ContextTable
+  package let contexts: ContextTable
   /// The places' importance (IMPORTANCE), which the records do not repeat.
-  public let importance: ImportanceTable
+  package let importance: ImportanceTable
   /// The places' OSM elements (PLACE IDS), which the records do not repeat either.
-  public let ids: PlaceIDTable
+  package let ids: PlaceIDTable
   /// Number of places.
-  public var count: Int { records.count }
+  package var count: Int { records.count }
   let stringCount: Int
   let typeListCount: Int
 
   /// Reads the section header; the counts bound the ids inside records.
-  public init(
+  package init(
     _ bytes: UnsafeRawBufferPointer, fileOffset: Int, contexts: ContextTable,
     importance: (bytes: UnsafeRawBufferPointer, fileOffset: Int),
     ids: (bytes: UnsafeRawBufferPointer, fileOffset: Int), stringCount: Int, typeListCount: Int
-  ) throws {
+  ) throws(IndexFormatError) {
     records = try RecordTable(ByteReader(bytes, section: "PLACES", fileOffset: fileOffset))
     self.contexts = contexts
     self.importance = try ImportanceTable(
@@ -81,7 +81,7 @@ public struct PlaceTable: @unchecked Sendable {
 
   /// A reader at record `index`: its block's start, past the records before it.
   @inline(__always)
-  private func record(_ index: Int) throws -> ByteReader {
+  private func record(_ index: Int) throws(IndexFormatError) -> ByteReader {
     var (r, before) = try records.blockStart(index)
     for _ in 0..<before { try skip(&r) }
     return r
@@ -90,7 +90,7 @@ public struct PlaceTable: @unchecked Sendable {
   /// Moves `r` past the record it is at, decoding only the fields that say which fields
   /// follow (``verify()`` checks them all).
   @inline(__always)
-  private func skip(_ r: inout ByteReader) throws {
+  private func skip(_ r: inout ByteReader) throws(IndexFormatError) {
     // Context, latitude, longitude.
     for _ in 0..<3 { try r.skipVarint() }
     let flags = try flags(&r).flags
@@ -104,7 +104,8 @@ public struct PlaceTable: @unchecked Sendable {
 
   /// Reads the type list and flags varint, and the flags after it when they are escaped.
   @inline(__always)
-  private func flags(_ r: inout ByteReader) throws -> (typeList: Int, flags: Int) {
+  private func flags(_ r: inout ByteReader) throws(IndexFormatError) -> (typeList: Int, flags: Int)
+  {
     let typeAndFlags = try r.varint(below: typeListCount << 5)
     let flags = typeAndFlags & 31 < 31 ? typeAndFlags & 31 : try r.varint(below: 1 << 18)
     return (typeAndFlags >> 5, flags)
@@ -115,7 +116,7 @@ public struct PlaceTable: @unchecked Sendable {
   /// written text.
   private func tail(
     _ r: inout ByteReader, hasNames: Bool, number: Int?, names: inout [(Int, Int)]
-  ) throws -> (PrimaryShape, TextRef?) {
+  ) throws(IndexFormatError) -> (PrimaryShape, TextRef?) {
     let at = r.offset
     guard let shape = PrimaryShape(rawValue: (number ?? 0) & 3) else {
       throw r.fault("primary text shape 3 is not 0, 1 or 2", at: at)
@@ -132,10 +133,10 @@ public struct PlaceTable: @unchecked Sendable {
   /// Decodes the part of record `index` that ranking and filters need (no strings);
   /// `contexts` (the view of ``decodeAll()``) spares the walk through the CONTEXTS items and
   /// the search of IMPORTANCE.
-  public func match(
+  package func match(
     _ index: Int, into m: inout PlaceMatch, contexts: DecodedContexts.View? = nil
   )
-    throws
+    throws(IndexFormatError)
   {
     var r = try record(index)
     _ = try head(&r, index, into: &m, decoded: contexts)
@@ -148,7 +149,7 @@ public struct PlaceTable: @unchecked Sendable {
   private func head(
     _ r: inout ByteReader, _ index: Int, into m: inout PlaceMatch,
     decoded: DecodedContexts.View? = nil
-  ) throws -> (context: Int, number: Int?) {
+  ) throws(IndexFormatError) -> (context: Int, number: Int?) {
     let context = try r.varint(below: contexts.count)
     let refLat: Int64
     let refLon: Int64
@@ -181,13 +182,13 @@ public struct PlaceTable: @unchecked Sendable {
   }
 
   /// Decodes record `index` whole.
-  public func entry(_ index: Int) throws -> PlaceEntry {
+  package func entry(_ index: Int) throws(IndexFormatError) -> PlaceEntry {
     var r = try record(index)
     return try entry(&r, index)
   }
 
   /// Decodes record `index`, which `r` is at, whole, moving `r` past it.
-  private func entry(_ r: inout ByteReader, _ index: Int) throws -> PlaceEntry {
+  private func entry(_ r: inout ByteReader, _ index: Int) throws(IndexFormatError) -> PlaceEntry {
     var m = PlaceMatch()
     let (context, numberField) = try head(&r, index, into: &m)
     let at = r.offset
@@ -218,14 +219,14 @@ public struct PlaceTable: @unchecked Sendable {
 
   /// Every context's matching data and every place's importance, decoded once, for
   /// ``match(_:into:contexts:)`` to read instead of walking items.
-  public func decodeAll() throws -> DecodedContexts {
+  package func decodeAll() throws(IndexFormatError) -> DecodedContexts {
     try contexts.decodeAll(importance: importance.decodeAll())
   }
 
   /// Decodes every record, in order: each must end where the next begins.
-  public func verify() throws {
+  package func verify() throws(IndexFormatError) {
     try importance.verify()
-    try records.forEach { i, r in _ = try entry(&r, i) }
+    try records.forEach { (i, r) throws(IndexFormatError) in _ = try entry(&r, i) }
   }
 }
 
@@ -250,10 +251,10 @@ enum PrimaryShape: Int {
 }
 
 /// Writes the PLACES and CONTEXTS sections.
-public enum PlaceTableWriter {
+package enum PlaceTableWriter {
   /// The two sections' bytes for `places` (in rank order), with strings and tokens already
   /// registered.
-  public static func serialize<Places: RandomAccessCollection<PlaceRecord>>(
+  package static func serialize<Places: RandomAccessCollection<PlaceRecord>>(
     _ places: Places, strings: StringTableBuilder
   ) -> (places: [UInt8], contexts: [UInt8]) where Places.Index == Int {
     func ref(_ text: String, _ splitter: TextSplitter) -> TextRef {
@@ -299,7 +300,7 @@ public enum PlaceTableWriter {
   }
 
   /// Registers every string a record references.
-  public static func registerStrings(of p: PlaceRecord, in strings: inout StringTableBuilder) {
+  package static func registerStrings(of p: PlaceRecord, in strings: inout StringTableBuilder) {
     let splitter = TextSplitter(parts: Set(p.components.map(\.longText)))
     for text in [p.primaryText] + p.secondaryParts {
       let (head, tail) = splitter.split(text)

@@ -23,7 +23,7 @@
 // reading it early. The three lists of a token are disjoint.
 
 /// Where a token lies in the places of one of its postings lists.
-public enum PostingsPart: Int, Sendable, CaseIterable {
+package enum PostingsPart: Int, Sendable, CaseIterable {
   /// The place's primary name.
   case name = 0
   /// An alternative name only (another language's, a former name).
@@ -33,17 +33,17 @@ public enum PostingsPart: Int, Sendable, CaseIterable {
 }
 
 /// The three postings lists of one token.
-public struct PostingsLists {
+package struct PostingsLists {
   /// Places whose primary name carries the token.
-  public var name: PostingsCursor
+  package var name: PostingsCursor
   /// Places that carry it only in an alternative name.
-  public var alternative: PostingsCursor
+  package var alternative: PostingsCursor
   /// Places that carry it only in their context.
-  public var context: PostingsCursor
+  package var context: PostingsCursor
 
   /// The list of `part`.
   @inline(__always)
-  public subscript(part: PostingsPart) -> PostingsCursor {
+  package subscript(part: PostingsPart) -> PostingsCursor {
     switch part {
     case .name: name
     case .alternative: alternative
@@ -53,14 +53,16 @@ public struct PostingsLists {
 }
 
 /// Reads the places that carry each token.
-public struct Postings: @unchecked Sendable {
+package struct Postings: @unchecked Sendable {
   let items: ItemTable<PostingsFraming>
   /// Number of tokens: one item each.
-  public var tokenCount: Int { items.count }
+  package var tokenCount: Int { items.count }
   let placeCount: Int
 
   /// Reads the section header; `placeCount` bounds every place index.
-  public init(_ bytes: UnsafeRawBufferPointer, fileOffset: Int, placeCount: Int) throws {
+  package init(_ bytes: UnsafeRawBufferPointer, fileOffset: Int, placeCount: Int)
+    throws(IndexFormatError)
+  {
     items = try ItemTable(ByteReader(bytes, section: "POSTINGS", fileOffset: fileOffset))
     self.placeCount = placeCount
   }
@@ -78,7 +80,7 @@ public struct Postings: @unchecked Sendable {
   /// length, at the end of `r`'s buffer (the item's).
   @inline(__always)
   private static func listEnd(_ r: inout ByteReader, count: Int, bitmap: Bool, last: Bool)
-    throws -> Int
+    throws(IndexFormatError) -> Int
   {
     guard hasLength(count: count, bitmap: bitmap, last: last) else { return r.buffer.count }
     let length = try r.varint(below: r.remaining + 1)
@@ -88,7 +90,7 @@ public struct Postings: @unchecked Sendable {
   /// Where the item at `r`'s offset ends: past its lists' lengths, or past the varints of a
   /// last list that has none. (The lists' contents are checked when they are read.)
   @inline(__always)
-  static func itemEnd(_ r: ByteReader) throws -> Int {
+  static func itemEnd(_ r: ByteReader) throws(IndexFormatError) -> Int {
     var r = r
     let head = try r.varint(below: .max)
     let (a, c) = (head & 2 != 0, head & 4 != 0)
@@ -102,7 +104,9 @@ public struct Postings: @unchecked Sendable {
   /// past its byte length and places, or past the varints of a short last gap list (counted
   /// by their last bytes, below 0x80; reading the list checks them).
   @inline(__always)
-  private static func skipList(_ r: inout ByteReader, head: Int, shift: Int, last: Bool) throws {
+  private static func skipList(_ r: inout ByteReader, head: Int, shift: Int, last: Bool)
+    throws(IndexFormatError)
+  {
     var count = head >> shift
     if hasLength(count: count, bitmap: head & 1 == 1, last: last) {
       r.offset += try r.varint(below: r.remaining + 1)
@@ -118,12 +122,12 @@ public struct Postings: @unchecked Sendable {
   }
 
   /// A cursor over the places that carry `token` in `part`.
-  public func list(_ token: Int, _ part: PostingsPart) throws -> PostingsCursor {
+  package func list(_ token: Int, _ part: PostingsPart) throws(IndexFormatError) -> PostingsCursor {
     try lists(token)[part]
   }
 
   /// The three lists of `token`.
-  public func lists(_ token: Int) throws -> PostingsLists {
+  package func lists(_ token: Int) throws(IndexFormatError) -> PostingsLists {
     guard token >= 0, token < tokenCount else {
       throw items.reader.fault("token \(token) has no list", at: 0)
     }
@@ -132,9 +136,10 @@ public struct Postings: @unchecked Sendable {
 
   /// Calls `body` with each token of `tokens` and its lists, in order. Runs of consecutive
   /// tokens (a prefix's range) are read sequentially.
-  public func forEachList(
-    of tokens: [Int], _ body: (_ token: Int, _ lists: PostingsLists) throws -> Void
-  ) throws {
+  package func forEachList(
+    of tokens: [Int],
+    _ body: (_ token: Int, _ lists: PostingsLists) throws(IndexFormatError) -> Void
+  ) throws(IndexFormatError) {
     var i = 0
     while i < tokens.count {
       var end = i + 1
@@ -145,21 +150,23 @@ public struct Postings: @unchecked Sendable {
   }
 
   /// Calls `body` with each token of `range` and its lists, in order.
-  public func forEachList(
-    of range: Range<Int>, _ body: (_ token: Int, _ lists: PostingsLists) throws -> Void
-  ) throws {
+  package func forEachList(
+    of range: Range<Int>,
+    _ body: (_ token: Int, _ lists: PostingsLists) throws(IndexFormatError) -> Void
+  ) throws(IndexFormatError) {
     guard !range.isEmpty else { return }
     guard range.lowerBound >= 0, range.upperBound <= tokenCount else {
       throw items.reader.fault(
         "token \(range.lowerBound < 0 ? range.lowerBound : range.upperBound - 1) has no list",
         at: 0)
     }
-    try items.walk(range) { token, r in try body(token, try lists(at: r)) }
+    try items.walk(range) { (token, r) throws(IndexFormatError) in try body(token, try lists(at: r))
+    }
   }
 
   /// The lists of the item that `r` reads.
   @inline(__always)
-  private func lists(at r: ByteReader) throws -> PostingsLists {
+  private func lists(at r: ByteReader) throws(IndexFormatError) -> PostingsLists {
     var r = r
     let head = try r.varint(below: 8 * placeCount + 8)
     let hasAlternative = head & 2 != 0
@@ -192,7 +199,8 @@ public struct Postings: @unchecked Sendable {
 
   /// A cursor over `count` places written from `r`'s offset up to `end`.
   @inline(__always)
-  private func cursor(_ r: ByteReader, end: Int, count n: Int, bitmap: Bool) throws
+  private func cursor(_ r: ByteReader, end: Int, count n: Int, bitmap: Bool)
+    throws(IndexFormatError)
     -> PostingsCursor
   {
     var r = r.limited(to: end)
@@ -207,13 +215,13 @@ public struct Postings: @unchecked Sendable {
   }
 
   /// Number of places that carry `token`, in names and contexts.
-  public func length(_ token: Int) throws -> Int {
+  package func length(_ token: Int) throws(IndexFormatError) -> Int {
     try length(of: token..<(token + 1))
   }
 
   /// Number of places that carry the tokens of `range`, in any part, summed (each
   /// place once per token); stops adding once the sum passes `cap`.
-  public func length(of range: Range<Int>, cap: Int = .max) throws -> Int {
+  package func length(of range: Range<Int>, cap: Int = .max) throws(IndexFormatError) -> Int {
     guard range.lowerBound >= 0, range.upperBound <= tokenCount else {
       throw items.reader.fault("tokens \(range) have no lists", at: 0)
     }
@@ -222,7 +230,7 @@ public struct Postings: @unchecked Sendable {
     // In chunks, so that a cap reached early stops the walk.
     while !r.isEmpty, total <= cap {
       let chunk = r.lowerBound..<min(r.upperBound, r.lowerBound + 32)
-      try items.walk(chunk) { _, r in
+      try items.walk(chunk) { (_, r) throws(IndexFormatError) in
         var r = r
         let head = try r.varint(below: 8 * placeCount + 8)
         total += head >> 3
@@ -243,8 +251,8 @@ public struct Postings: @unchecked Sendable {
   }
 
   /// Decodes every list, checking order and range.
-  public func verify() throws {
-    try items.forEach { t, r in
+  package func verify() throws(IndexFormatError) {
+    try items.forEach { (t, r) throws(IndexFormatError) in
       let lists = try lists(at: r)
       for part in PostingsPart.allCases {
         let what = ["name", "alternative-name", "context"][part.rawValue]
@@ -259,21 +267,21 @@ public struct Postings: @unchecked Sendable {
 }
 
 /// POSTINGS items have no lengths: each says where it ends (``Postings/itemEnd(_:)``).
-public enum PostingsFraming: ItemFraming {
-  public static let prefixesLength = false
+package enum PostingsFraming: ItemFraming {
+  package static let prefixesLength = false
 
   @inline(__always)
-  public static func length(_ r: inout ByteReader) throws -> Int {
+  package static func length(_ r: inout ByteReader) throws(IndexFormatError) -> Int {
     try Postings.itemEnd(r) - r.offset
   }
 }
 
 /// Iterates one postings list in place-index order.
-public struct PostingsCursor {
+package struct PostingsCursor {
   var reader: ByteReader
   var remaining: Int
   /// Number of entries in the list.
-  public let count: Int
+  package let count: Int
   let placeCount: Int
   var last = -1
   var isBitmap = false
@@ -291,7 +299,7 @@ public struct PostingsCursor {
 
   /// The next place index, or nil at the end.
   @inline(__always)
-  public mutating func next() throws -> Int? {
+  package mutating func next() throws(IndexFormatError) -> Int? {
     guard remaining > 0 else { return nil }
     remaining -= 1
     return isBitmap ? try nextBit() : try nextGap()
@@ -300,7 +308,7 @@ public struct PostingsCursor {
   /// The first place from `target` on, or nil when the list holds none: skips the places
   /// before it (a bitmap list by whole bytes) and consumes the one returned, as `next()` does.
   @inline(__always)
-  package mutating func advance(to target: Int) throws -> Int? {
+  package mutating func advance(to target: Int) throws(IndexFormatError) -> Int? {
     if isBitmap, remaining > 0 {
       // Whole bytes before the target's byte are counted and passed over: the bits left of
       // the byte being read, then the bytes up to the target's.
@@ -330,9 +338,9 @@ public struct PostingsCursor {
   /// Reads the rest of the list: for each place p, ORs `bits` into `hits[p]` and, when `set`
   /// is given, sets bit p of it (64 places a word, low bit first). Both must hold every place
   /// of the index.
-  public mutating func mark(
+  package mutating func mark(
     _ bits: UInt16, in hits: UnsafeMutablePointer<UInt16>, set: UnsafeMutablePointer<UInt64>?
-  ) throws {
+  ) throws(IndexFormatError) {
     while let p = try next() {
       hits[p] |= bits
       if let set { set[p >> 6] |= 1 << UInt64(p & 63) }
@@ -341,7 +349,7 @@ public struct PostingsCursor {
 
   /// The next place of a gap-coded list.
   @inline(__always)
-  private mutating func nextGap() throws -> Int {
+  private mutating func nextGap() throws(IndexFormatError) -> Int {
     let start = reader.offset
     let gap = try reader.varint()
     // Checked before adding, so that a hostile gap cannot overflow.
@@ -357,7 +365,7 @@ public struct PostingsCursor {
   }
 
   @inline(__always)
-  private mutating func nextBit() throws -> Int {
+  private mutating func nextBit() throws(IndexFormatError) -> Int {
     while byte == 0 {
       let at = reader.offset
       guard reader.remaining > 0 else {
@@ -377,17 +385,17 @@ public struct PostingsCursor {
 }
 
 /// Writes a POSTINGS section.
-public enum PostingsWriter {
+package enum PostingsWriter {
   /// The section bytes; `lists[t]` holds the strictly increasing place indexes that carry
   /// token `t` in their primary name, only in an alternative name, and only in their context.
-  public static func serialize(_ lists: [(names: [Int], alternative: [Int], context: [Int])])
+  package static func serialize(_ lists: [(names: [Int], alternative: [Int], context: [Int])])
     -> [UInt8]
   {
     serialize(count: lists.count) { lists[$0] }
   }
 
   /// The section bytes for `count` tokens, whose lists `lists` gives one token at a time.
-  public static func serialize(
+  package static func serialize(
     count: Int, _ lists: (Int) -> (names: [Int], alternative: [Int], context: [Int])
   ) -> [UInt8] {
     var table = ItemTableWriter(framing: PostingsFraming.self)

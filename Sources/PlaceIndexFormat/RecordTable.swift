@@ -12,20 +12,20 @@
 // writer takes the largest G up to 64 whose groups each span less than 65,536 bytes.
 
 /// Finds records stored back to back without lengths, in blocks of 4 within groups.
-public struct RecordTable: @unchecked Sendable {
+package struct RecordTable: @unchecked Sendable {
   let reader: ByteReader
   /// Number of records.
-  public let count: Int
+  package let count: Int
   /// Records per group.
-  public let groupSize: Int
+  package let groupSize: Int
   /// Records per block.
-  public static let blockSize = 4
+  package static let blockSize = 4
   let groupShift: Int
   let blockTable: Int
   let recordStart: Int
 
   /// Reads the table header at the start of `reader`'s buffer.
-  public init(_ reader: ByteReader) throws {
+  package init(_ reader: ByteReader) throws(IndexFormatError) {
     var r = reader
     let (count, groupSize) = try r.tableHeader(sizeFrom: Self.blockSize, naming: "group size")
     let groups = (count + groupSize - 1) / groupSize
@@ -43,7 +43,7 @@ public struct RecordTable: @unchecked Sendable {
 
   /// The offset of block `block` (of 4 records) from the start of the section.
   @inline(__always)
-  private func blockOffset(_ block: Int) throws -> Int {
+  private func blockOffset(_ block: Int) throws(IndexFormatError) -> Int {
     let group = (block * Self.blockSize) >> groupShift
     let groupOffset = Int(try reader.u32(at: 8, index: group))
     let inGroup = Int(try reader.u16(at: blockTable, index: block))
@@ -53,7 +53,7 @@ public struct RecordTable: @unchecked Sendable {
   /// A reader at the first record of `index`'s block, over the rest of the record area, and
   /// the number of records before `index` in it.
   @inline(__always)
-  public func blockStart(_ index: Int) throws -> (ByteReader, before: Int) {
+  package func blockStart(_ index: Int) throws(IndexFormatError) -> (ByteReader, before: Int) {
     guard index >= 0, index < count else {
       throw reader.fault("record \(index) out of range (count \(count))", at: 0)
     }
@@ -70,7 +70,9 @@ public struct RecordTable: @unchecked Sendable {
   /// Reads every record in order with `read`, which must move the reader past one record,
   /// checking that each block starts where the records before it end and that the records
   /// fill the area exactly.
-  public func forEach(_ read: (Int, inout ByteReader) throws -> Void) throws {
+  package func forEach(_ read: (Int, inout ByteReader) throws(IndexFormatError) -> Void)
+    throws(IndexFormatError)
+  {
     var r = reader
     r.offset = recordStart
     for i in 0..<count {
@@ -90,13 +92,13 @@ public struct RecordTable: @unchecked Sendable {
 }
 
 /// Writes a record table.
-public struct RecordTableWriter: Sendable {
+package struct RecordTableWriter: Sendable {
   /// The records back to back, and where each ends (one buffer, not an array per record).
   private var data: [UInt8] = []
   private var ends: [Int] = []
 
   /// Creates an empty table.
-  public init() {}
+  package init() {}
 
   /// Appends one record.
   package mutating func append(_ record: [UInt8]) {
@@ -130,7 +132,7 @@ public struct RecordTableWriter: Sendable {
   static let minimumGroupSize = RecordTable.blockSize
 
   /// The table bytes.
-  public var bytes: [UInt8] {
+  package var bytes: [UInt8] {
     let groupSize = self.groupSize
     var groupOffsets: [UInt32] = []
     var blockOffsets: [UInt16] = []

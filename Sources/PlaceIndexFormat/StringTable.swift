@@ -10,15 +10,15 @@
 // the last, all 1 bits; the code is padded to a byte with 1 bits, which ends the string.
 
 /// Reads the deduplicated strings of an index by id.
-public struct StringTable: @unchecked Sendable {
+package struct StringTable: @unchecked Sendable {
   let items: ItemTable<LengthPrefixed>
   /// The code of the strings' bytes.
   let code: HuffmanCode
   /// Number of strings.
-  public var count: Int { items.count }
+  package var count: Int { items.count }
 
   /// Reads the code lengths and the table header.
-  public init(_ bytes: UnsafeRawBufferPointer, fileOffset: Int) throws {
+  package init(_ bytes: UnsafeRawBufferPointer, fileOffset: Int) throws(IndexFormatError) {
     var r = ByteReader(bytes, section: "STRINGS", fileOffset: fileOffset)
     code = try HuffmanCode(reading: &r)
     let table = UnsafeRawBufferPointer(rebasing: bytes[r.offset...])
@@ -27,18 +27,18 @@ public struct StringTable: @unchecked Sendable {
   }
 
   /// The string with id `id`.
-  public func string(_ id: Int) throws -> String {
+  package func string(_ id: Int) throws(IndexFormatError) -> String {
     String(decoding: try utf8(id), as: UTF8.self)
   }
 
   /// The text a reference names: one string, or two joined by a space.
-  public func string(_ ref: TextRef) throws -> String {
+  package func string(_ ref: TextRef) throws(IndexFormatError) -> String {
     guard let second = ref.second else { return try string(ref.first) }
     return try string(ref.first) + " " + string(second)
   }
 
   /// The UTF-8 bytes of string `id`.
-  public func utf8(_ id: Int) throws -> [UInt8] {
+  package func utf8(_ id: Int) throws(IndexFormatError) -> [UInt8] {
     guard id >= 0, id < count else {
       throw items.reader.fault("string id \(id) out of range", at: 0)
     }
@@ -46,7 +46,7 @@ public struct StringTable: @unchecked Sendable {
     // shares with the one before.
     var block: [(shared: Int, rest: ByteReader)] = []
     block.reserveCapacity(items.blockSize)
-    try items.walk(to: id) { r in
+    try items.walk(to: id) { (r) throws(IndexFormatError) in
       var r = r
       let shared = try r.varint()
       guard shared <= UInt64(Int32.max) else { throw r.fault("shared length \(shared)", at: 0) }
@@ -75,7 +75,7 @@ public struct StringTable: @unchecked Sendable {
 
   /// Replaces `bytes`, the previous string, by the string item `r` front-codes.
   @inline(__always)
-  func apply(_ r: ByteReader, to bytes: inout [UInt8]) throws {
+  func apply(_ r: ByteReader, to bytes: inout [UInt8]) throws(IndexFormatError) {
     var r = r
     let shared = try r.varint(below: bytes.count + 1)
     bytes.removeSubrange(shared...)
@@ -83,10 +83,10 @@ public struct StringTable: @unchecked Sendable {
   }
 
   /// Checks every item, the front coding and the strict bytewise order of the strings.
-  public func verify() throws {
+  package func verify() throws(IndexFormatError) {
     var previous: [UInt8] = []
     var bytes: [UInt8] = []
-    try items.forEach { i, r in
+    try items.forEach { (i, r) throws(IndexFormatError) in
       if i % items.blockSize == 0 { bytes.removeAll(keepingCapacity: true) }
       try apply(r, to: &bytes)
       if i > 0, !previous.lexicographicallyPrecedes(bytes) {
@@ -99,7 +99,7 @@ public struct StringTable: @unchecked Sendable {
 
 /// Collects strings and assigns each a stable id (its rank in bytewise order). Each distinct
 /// string is kept once, as bytes in one buffer (``ByteInterner``).
-public struct StringTableBuilder {
+package struct StringTableBuilder {
   private var strings = ByteInterner()
   /// The interned strings in bytewise order, once frozen.
   private var sorted: [Int32] = []
@@ -107,10 +107,10 @@ public struct StringTableBuilder {
   private var ids: [Int32] = []
 
   /// Creates an empty builder.
-  public init() {}
+  package init() {}
 
   /// Registers a string.
-  public mutating func insert(_ s: String) {
+  package mutating func insert(_ s: String) {
     precondition(sorted.isEmpty, "insert after freeze")
     strings.insert(s)
   }
@@ -119,14 +119,14 @@ public struct StringTableBuilder {
   package func contains(_ s: String) -> Bool { strings.find(s) != nil }
 
   /// Fixes the ids; call after all inserts.
-  public mutating func freeze() {
+  package mutating func freeze() {
     sorted = strings.sortedIndexes()
     ids = [Int32](repeating: 0, count: sorted.count)
     for (rank, i) in sorted.enumerated() { ids[Int(i)] = Int32(rank) }
   }
 
   /// The id of a registered string.
-  public func id(_ s: String) -> Int {
+  package func id(_ s: String) -> Int {
     guard let i = strings.find(s), i < ids.count else {
       preconditionFailure("string not registered: \(s)")
     }
@@ -134,7 +134,7 @@ public struct StringTableBuilder {
   }
 
   /// The section bytes.
-  public func serialize() -> [UInt8] {
+  package func serialize() -> [UInt8] {
     var table = ItemTableWriter()
     let blockSize = table.blockSize
     // Front coding first: the code fits the bytes that remain.

@@ -10,9 +10,9 @@
 // table parsers read. The type vocabulary shrinks from 37 kB of commented text to 9.4 kB.
 
 /// Encodes and decodes a tab-separated table as a dictionary-coded section.
-public enum TableText {
+package enum TableText {
   /// The section bytes for `tsv` (comment lines, starting with "#", and blank lines dropped).
-  public static func encode(_ tsv: String) -> [UInt8] {
+  package static func encode(_ tsv: String) -> [UInt8] {
     var values: [String] = []
     var index: [String: Int] = [:]
     var rows: [[Int]] = []
@@ -46,9 +46,9 @@ public enum TableText {
   }
 
   /// The table text of a section written by ``encode(_:)``.
-  public static func decode(
+  package static func decode(
     _ bytes: UnsafeRawBufferPointer, section: StaticString, fileOffset: Int
-  ) throws -> String {
+  ) throws(IndexFormatError) -> String {
     var r = ByteReader(bytes, section: section, fileOffset: fileOffset)
     let code = try HuffmanCode(reading: &r)
     let valueCount = try r.varint(below: bytes.count + 1)

@@ -4,14 +4,14 @@
 // so that "Kanalstrasse 18" is stored as the street and the number the index holds anyway.
 
 /// A text stored as one string of STRINGS or as two joined by a space.
-public struct TextRef: Sendable, Hashable {
+package struct TextRef: Sendable, Hashable {
   /// The string id of the text, or of its first part.
-  public var first: Int
+  package var first: Int
   /// The string id of the part after the space, if the text is two strings.
-  public var second: Int?
+  package var second: Int?
 
   /// Creates a reference to `first`, or to `first` + " " + `second`.
-  public init(_ first: Int, _ second: Int? = nil) {
+  package init(_ first: Int, _ second: Int? = nil) {
     self.first = first
     self.second = second
   }
@@ -19,7 +19,7 @@ public struct TextRef: Sendable, Hashable {
 
 extension ByteReader {
   /// Reads a text reference whose string ids must be below `stringCount`.
-  mutating func textRef(stringCount: Int) throws -> TextRef {
+  mutating func textRef(stringCount: Int) throws(IndexFormatError) -> TextRef {
     let at = offset
     let v = try varint()
     guard v >> 1 < UInt64(stringCount) else {

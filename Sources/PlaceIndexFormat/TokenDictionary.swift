@@ -17,10 +17,10 @@
 // most two blocks: time proportional to the prefix and the block size, not the dictionary.
 
 /// Looks up tokens, exact or by prefix, in the sorted token dictionary.
-public struct TokenDictionary: @unchecked Sendable {
+package struct TokenDictionary: @unchecked Sendable {
   let reader: ByteReader
   /// Number of tokens.
-  public let count: Int
+  package let count: Int
   package let blockSize: Int
   let blockCount: Int
   let dataStart: Int
@@ -28,7 +28,7 @@ public struct TokenDictionary: @unchecked Sendable {
   let code: HuffmanCode
 
   /// Reads the section header.
-  public init(_ bytes: UnsafeRawBufferPointer, fileOffset: Int) throws {
+  package init(_ bytes: UnsafeRawBufferPointer, fileOffset: Int) throws(IndexFormatError) {
     var r = ByteReader(bytes, section: "TOKENS", fileOffset: fileOffset)
     count = Int(try r.u32())
     blockSize = Int(try r.u32())
@@ -50,7 +50,7 @@ public struct TokenDictionary: @unchecked Sendable {
   }
 
   /// Decodes the tokens of block `b` into `out` (cleared first).
-  package func block(_ b: Int, into out: inout [[UInt8]]) throws {
+  package func block(_ b: Int, into out: inout [[UInt8]]) throws(IndexFormatError) {
     out.removeAll(keepingCapacity: true)
     try scanBlock(b) { _, token, _ in
       out.append(copy token)
@@ -61,7 +61,9 @@ public struct TokenDictionary: @unchecked Sendable {
   /// Reads the head of a token after a block's first: the length of the prefix it shares with
   /// the previous token (of `previous` bytes) and the length of the rest.
   @inline(__always)
-  static func sharedAndSuffix(_ r: inout ByteReader, previous: Int) throws -> (Int, Int) {
+  static func sharedAndSuffix(_ r: inout ByteReader, previous: Int) throws(IndexFormatError) -> (
+    Int, Int
+  ) {
     let head = try r.varint(below: (previous + 1) << 4)
     var suffix = head & 15
     if suffix == 15 { suffix += try r.varint(below: 1 << 16) }
@@ -69,7 +71,7 @@ public struct TokenDictionary: @unchecked Sendable {
   }
 
   /// The first token of block `b`, compared without building an array.
-  func firstToken(_ b: Int) throws -> UnsafeRawBufferPointer {
+  func firstToken(_ b: Int) throws(IndexFormatError) -> UnsafeRawBufferPointer {
     var r = reader
     r.offset = dataStart + Int(try reader.u32(at: 12, index: b))
     let len = try r.varint(below: 1 << 16)
@@ -80,8 +82,9 @@ public struct TokenDictionary: @unchecked Sendable {
   /// of the prefix it shares with the token before it (0 for a block's first); `body` returns
   /// false to stop.
   package func scanBlock(
-    _ b: Int, _ body: (_ id: Int, _ token: borrowing [UInt8], _ shared: Int) throws -> Bool
-  ) throws {
+    _ b: Int,
+    _ body: (_ id: Int, _ token: borrowing [UInt8], _ shared: Int) throws(IndexFormatError) -> Bool
+  ) throws(IndexFormatError) {
     var r = reader
     r.offset = dataStart + Int(try reader.u32(at: 12, index: b))
     let n = min(blockSize, count - b * blockSize)
@@ -90,7 +93,8 @@ public struct TokenDictionary: @unchecked Sendable {
     token.reserveCapacity(32)
     token.append(contentsOf: try r.bytes(try r.varint(below: 1 << 16)))
     // The other tokens' lengths come first, then their suffixes' codes.
-    try withUnsafeTemporaryAllocation(of: (shared: Int, suffix: Int).self, capacity: n) { heads in
+    try withUnsafeTemporaryAllocation(of: (shared: Int, suffix: Int).self, capacity: n) {
+      (heads) throws(IndexFormatError) in
       var length = token.count
       for i in 1..<n {
         heads[i] = try Self.sharedAndSuffix(&r, previous: length)
@@ -107,7 +111,7 @@ public struct TokenDictionary: @unchecked Sendable {
   }
 
   /// The id of the first token that is ≥ `key` bytewise (== count when none).
-  public func lowerBound(_ key: [UInt8]) throws -> Int {
+  package func lowerBound(_ key: [UInt8]) throws(IndexFormatError) -> Int {
     if count == 0 { return 0 }
     // Last block whose first token is <= key.
     var lo = 0
@@ -130,7 +134,7 @@ public struct TokenDictionary: @unchecked Sendable {
   }
 
   /// The ids of all tokens that start with `prefix`.
-  public func prefixRange(_ prefix: String) throws -> Range<Int> {
+  package func prefixRange(_ prefix: String) throws(IndexFormatError) -> Range<Int> {
     let key = Array(prefix.utf8)
     let lo = try lowerBound(key)
     guard let upper = successor(key) else { return lo..<count }
@@ -139,13 +143,15 @@ public struct TokenDictionary: @unchecked Sendable {
   }
 
   /// The id of `token`, if it is in the dictionary.
-  public func exactID(_ token: String) throws -> Int? {
+  package func exactID(_ token: String) throws(IndexFormatError) -> Int? {
     try exactID(token, inPrefixRange: prefixRange(token))
   }
 
   /// The id of the token equal to `token`, given its ``prefixRange(_:)``: the first id of the
   /// range when that token is `token` itself (one block scan, no second search).
-  public func exactID(_ token: String, inPrefixRange range: Range<Int>) throws -> Int? {
+  package func exactID(_ token: String, inPrefixRange range: Range<Int>) throws(IndexFormatError)
+    -> Int?
+  {
     guard !range.isEmpty else { return nil }
     let id = range.lowerBound
     let key = Array(token.utf8)
@@ -159,7 +165,7 @@ public struct TokenDictionary: @unchecked Sendable {
   }
 
   /// The bytes of token `id`.
-  public func tokenBytes(_ id: Int) throws -> [UInt8] {
+  package func tokenBytes(_ id: Int) throws(IndexFormatError) -> [UInt8] {
     guard id >= 0, id < count else { throw reader.fault("token id \(id) out of range", at: 0) }
     var tokens: [[UInt8]] = []
     try block(id / blockSize, into: &tokens)
@@ -167,12 +173,14 @@ public struct TokenDictionary: @unchecked Sendable {
   }
 
   /// The text of token `id`.
-  public func token(_ id: Int) throws -> String {
+  package func token(_ id: Int) throws(IndexFormatError) -> String {
     String(decoding: try tokenBytes(id), as: UTF8.self)
   }
 
   /// Calls `body` with every token in order (for typo search and verification).
-  public func forEach(_ body: (Int, [UInt8]) throws -> Void) throws {
+  package func forEach(_ body: (Int, [UInt8]) throws(IndexFormatError) -> Void)
+    throws(IndexFormatError)
+  {
     var tokens: [[UInt8]] = []
     for b in 0..<blockCount {
       try block(b, into: &tokens)
@@ -181,9 +189,9 @@ public struct TokenDictionary: @unchecked Sendable {
   }
 
   /// Checks that every block decodes and that tokens are strictly increasing.
-  public func verify() throws {
+  package func verify() throws(IndexFormatError) {
     var previous: [UInt8]? = nil
-    try forEach { id, t in
+    try forEach { (id, t) throws(IndexFormatError) in
       if let p = previous, !p.lexicographicallyPrecedes(t) {
         throw reader.fault("token \(id) is not greater than its predecessor", at: 0)
       }
@@ -206,12 +214,12 @@ public struct TokenDictionary: @unchecked Sendable {
 }
 
 /// Writes a sorted token list as a front-coded TOKENS section.
-public enum TokenDictionaryWriter {
+package enum TokenDictionaryWriter {
   /// Tokens per block.
-  public static let blockSize = 16
+  package static let blockSize = 16
 
   /// The section bytes for `tokens`, which must be distinct and sorted bytewise.
-  public static func serialize(_ tokens: [String]) -> [UInt8] {
+  package static func serialize(_ tokens: [String]) -> [UInt8] {
     let blockCount = (tokens.count + blockSize - 1) / blockSize
     // Front coding first: the code fits the suffixes that remain.
     var firsts: [[UInt8]] = []

@@ -6,14 +6,16 @@
 //   u16 items[...]                   type name indexes; a list's first item is the primary type
 
 /// Reads type names and per-place type lists.
-public struct TypeTable: Sendable {
+package struct TypeTable: Sendable {
   /// Type names by index.
-  public let names: [String]
+  package let names: [String]
   /// Type lists, each a list of name indexes, primary first.
-  public let lists: [[UInt16]]
+  package let lists: [[UInt16]]
 
   /// Decodes the whole (small) section.
-  public init(_ bytes: UnsafeRawBufferPointer, fileOffset: Int, strings: StringTable) throws {
+  package init(_ bytes: UnsafeRawBufferPointer, fileOffset: Int, strings: StringTable)
+    throws(IndexFormatError)
+  {
     var r = ByteReader(bytes, section: "TYPES", fileOffset: fileOffset)
     let nameCount = Int(try r.u32())
     guard nameCount <= 1 << 16, nameCount * 4 <= r.remaining else {
@@ -48,15 +50,15 @@ public struct TypeTable: Sendable {
   }
 
   /// The type names of list `id`, primary first.
-  public func types(ofList id: Int) -> [String] {
+  package func types(ofList id: Int) -> [String] {
     lists[id].map { names[Int($0)] }
   }
 }
 
 /// Writes a TYPES section.
-public enum TypeTableWriter {
+package enum TypeTableWriter {
   /// The section bytes; `lists` hold indexes into `names`.
-  public static func serialize(names: [String], lists: [[Int]], strings: StringTableBuilder)
+  package static func serialize(names: [String], lists: [[Int]], strings: StringTableBuilder)
     -> [UInt8]
   {
     var w = ByteWriter()

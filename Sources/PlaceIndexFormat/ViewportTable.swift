@@ -91,7 +91,9 @@ package struct ViewportTable: @unchecked Sendable {
   package static let defaultHalfSize = 150
 
   /// Reads the section header and checks its size (O(1)).
-  package init(_ bytes: UnsafeRawBufferPointer, fileOffset: Int, placeCount: Int) throws {
+  package init(_ bytes: UnsafeRawBufferPointer, fileOffset: Int, placeCount: Int)
+    throws(IndexFormatError)
+  {
     var r = ByteReader(bytes, section: "VIEWPORTS", fileOffset: fileOffset)
     count = Int(try r.u32())
     boxCount = Int(try r.u32())
@@ -155,7 +157,8 @@ package struct ViewportTable: @unchecked Sendable {
   }
 
   /// The viewport of place `rank`, whose position is (`latitudeE7`, `longitudeE7`).
-  package func viewport(of rank: Int, latitudeE7: Int32, longitudeE7: Int32) throws
+  package func viewport(of rank: Int, latitudeE7: Int32, longitudeE7: Int32)
+    throws(IndexFormatError)
     -> ViewportDegrees
   {
     guard rank >= 0, rank < count else {
@@ -190,7 +193,7 @@ package struct ViewportTable: @unchecked Sendable {
 
   /// Checks that the presence bits count the stored boxes, that each entry of `before` counts
   /// the boxes before its places, and that no bit is set past the last place.
-  package func verify() throws {
+  package func verify() throws(IndexFormatError) {
     var seen = 0
     for w in 0..<words {
       let before = try reader.u32(at: beforeStart, index: w)

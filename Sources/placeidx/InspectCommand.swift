@@ -1,6 +1,5 @@
 import Foundation
 import PlaceIndex
-import PlaceIndexFormat
 
 /// `placeidx inspect` and `placeidx verify`.
 enum InspectCommand {
@@ -12,29 +11,26 @@ enum InspectCommand {
     let path = a.positional[0]
     if !verify { try PackedArtifactGiven.check([path]) }
     let index = try LoadedIndex(path: path)
+    let info = index.info
     if verify {
       try index.verify()
       print(
-        "\(path): OK (\(index.file.sections.count) sections, \(index.placeCount) places, all checksums and references valid)"
+        "\(path): OK (\(info.sections.count) sections, \(info.placeCount) places, all checksums and references valid)"
       )
       return
     }
-    let f = index.file
     print("file        \(path)")
-    print("format      \(f.major).\(f.minor)")
-    print("size        \(f.bytes.buffer.count) bytes")
-    let stamp =
-      f.dataTimestamp > 0
-      ? ISO8601DateFormatter().string(
-        from: Date(timeIntervalSince1970: TimeInterval(f.dataTimestamp))) : "unknown"
+    print("format      \(info.formatVersion)")
+    print("size        \(info.byteSize) bytes")
+    let stamp = info.dataTimestamp.map { ISO8601DateFormatter().string(from: $0) } ?? "unknown"
     print(
-      "data        \(index.metadata["source"] ?? "?"), newest element \(stamp), options hash \(String(f.optionsHash, radix: 16))"
+      "data        \(info.source ?? "?"), newest element \(stamp), options hash \(String(info.optionsHash, radix: 16))"
     )
-    print("places      \(index.placeCount)")
-    print("attribution \(index.attribution)")
-    print("license     \(index.metadata["license"] ?? "?")")
+    print("places      \(info.placeCount)")
+    print("attribution \(info.attribution)")
+    print("license     \(info.license ?? "?")")
     print("sections")
-    for s in f.sections {
+    for s in info.sections {
       print(
         "  \(s.name.padding(toLength: 14, withPad: " ", startingAt: 0)) offset \(s.offset)  length \(s.length)  crc \(String(s.checksum, radix: 16))"
       )

@@ -44,7 +44,7 @@ struct ShardTests {
     #expect {
       try PlacesClient(indexPaths: [dir])
     } throws: { error in
-      guard case .index(.cannotOpen(let path, let reason)) = error as? PlacesError else {
+      guard case .index(let path, .cannotOpen, let reason) = error as? PlacesError else {
         return false
       }
       return path == dir && reason.contains("no .placeidx")

@@ -235,7 +235,9 @@ typealias TextTokenTriple = (String, Int, Int)
     #expect {
       _ = try Abbreviations(tsv: tsv)
     } throws: { error in
-      guard let error = error as? AbbreviationsError else { return false }
+      guard let error = error as? TableError, error.table == "abbreviations.tsv" else {
+        return false
+      }
       return error.line == line && error.description.contains(fragment)
     }
   }

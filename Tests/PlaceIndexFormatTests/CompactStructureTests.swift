@@ -106,7 +106,7 @@ import Testing
     let bytes = MappedBytes(copying: PostingsWriter.serialize(triples))
     let postings = try Postings(bytes.buffer, fileOffset: 0, placeCount: placeCount)
     try postings.verify()
-    func drain(_ c: PostingsCursor) throws -> [Int] {
+    func drain(_ c: PostingsCursor) throws(IndexFormatError) -> [Int] {
       var c = c
       var out: [Int] = []
       while let p = try c.next() { out.append(p) }
@@ -120,7 +120,7 @@ import Testing
       for _ in 0..<3 { set.append(Int(rng.next() % UInt64(tokens))) }
       var visited: [Int] = []
       var read: [[Int]] = []
-      try postings.forEachList(of: set) { t, lists in
+      try postings.forEachList(of: set) { (t, lists) throws(IndexFormatError) in
         visited.append(t)
         for part in PostingsPart.allCases { read.append(try drain(lists[part])) }
       }
@@ -485,7 +485,7 @@ extension Array {
 /// through group and block offsets.
 @Suite struct RecordTableTests {
   /// Records of the toy format "n, then n varints": a reader that skips one.
-  static func skip(_ r: inout ByteReader) throws {
+  static func skip(_ r: inout ByteReader) throws(IndexFormatError) {
     for _ in 0..<(try r.varint(below: 1 << 20)) { try r.skipVarint() }
   }
 
@@ -536,7 +536,7 @@ extension Array {
     #expect(maxValues < 900 ? table.groupSize == 64 : table.groupSize < 64)
     for i in 0..<count { #expect(try Self.record(table, i) == records[i]) }
     var seen = 0
-    try table.forEach { i, r in
+    try table.forEach { (i, r) throws(IndexFormatError) in
       try Self.skip(&r)
       seen += 1
     }
@@ -557,7 +557,9 @@ extension Array {
     for damaged in [bytes, writer.bytes + [0]] {
       let mapped = MappedBytes(copying: damaged)
       let table = try RecordTable(ByteReader(mapped.buffer, section: "TEST"))
-      expectCorrupt("TEST") { try table.forEach { _, r in try Self.skip(&r) } }
+      expectCorrupt("TEST") {
+        try table.forEach { (_, r) throws(IndexFormatError) in try Self.skip(&r) }
+      }
     }
   }
 }

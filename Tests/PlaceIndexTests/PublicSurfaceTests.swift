@@ -92,6 +92,56 @@ import Testing
     #expect(prediction?.attributedPrimaryText.text.isEmpty == false)
     let vocabulary: PlaceTypeVocabulary = try index.vocabulary
     #expect(vocabulary.group(of: "pharmacy") != nil)
+    #expect {
+      _ = try PlaceTypeVocabulary(tsv: "type\ttable\tgroup\tgeneric\nbank\tZ\tfinance\t\n")
+    } throws: { error in
+      guard let tableError = error as? TableError else { return false }
+      return tableError.table == "place_types.tsv" && tableError.line == 2
+    }
+  }
+
+  /// What the file is, without reaching its bytes: ``IndexInfo``.
+  @Test func anIndexDescribesItselfWithIndexInfo() throws {
+    let index = try LoadedIndex(path: sampleIndexPath)
+    let info: IndexInfo = index.info
+    #expect(info.path == sampleIndexPath)
+    #expect(info.placeCount == index.placeCount && info.placeCount > 0)
+    #expect(info.formatVersion == "\(info.formatMajor).\(info.formatMinor)")
+    let size = try #require(
+      try FileManager.default.attributesOfItem(atPath: sampleIndexPath)[.size] as? Int)
+    #expect(info.byteSize == size)
+    let sections: [IndexInfo.Section] = info.sections
+    #expect(sections.map(\.name).contains("META") && sections.map(\.name).contains("PLACES"))
+    #expect(sections.allSatisfy { $0.offset >= 0 && $0.offset + $0.length <= info.byteSize })
+    #expect(info.attribution == index.attribution && !info.attribution.isEmpty)
+    #expect(info.source == "sample.osm")
+    #expect(info.license?.contains("ODbL") == true)
+    #expect(info.options != nil)
+    #expect(info.dataTimestamp != nil)
+  }
+
+  /// An index that cannot be used is a ``PlacesError/index(path:problem:reason:)`` naming
+  /// the file, with an ``IndexProblem`` an app can switch over and the reason in words.
+  @Test func indexErrorsNameThePathTheProblemAndTheReason() throws {
+    let missing = sampleIndexPath + ".missing"
+    #expect {
+      _ = try LoadedIndex(path: missing)
+    } throws: { error in
+      guard case .index(let path, let problem, let reason) = error as? PlacesError else {
+        return false
+      }
+      let kind: IndexProblem = problem
+      return path == missing && kind == .cannotOpen && reason.hasPrefix("cannot open index: ")
+    }
+    let garbage = FileManager.default.temporaryDirectory
+      .appendingPathComponent("public-surface-\(getpid()).placeidx").path
+    try Data(repeating: 0x41, count: 100).write(to: URL(fileURLWithPath: garbage))
+    defer { try? FileManager.default.removeItem(atPath: garbage) }
+    let expected = PlacesError.index(
+      path: garbage, problem: .notAnIndex, reason: "not a PlaceIndex file (bad magic bytes)")
+    #expect(throws: expected) { _ = try PlacesClient(indexPaths: [garbage]) }
+    #expect(expected.code == 500 && expected.status == "INTERNAL")
+    #expect(expected.message == "\(garbage): not a PlaceIndex file (bad magic bytes)")
   }
 }
 

@@ -34,8 +34,8 @@ struct CorruptIndexTests {
           failures.append("a copy of \(length) of \(bytes.count) bytes opened")
           continue
         }
-        if case .index(.truncated) = error { truncatedErrors += 1 }
-        if case .index(.notAnIndex) = error, length >= 8 {
+        if case .index(_, .truncated, _) = error { truncatedErrors += 1 }
+        if case .index(_, .notAnIndex, _) = error, length >= 8 {
           failures.append("\(length) bytes: \(error)")
         }
       }

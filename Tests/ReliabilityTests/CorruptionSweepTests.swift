@@ -60,7 +60,7 @@ struct CorruptionSweepTests {
           switch checked.openError {
           case nil:
             failures.append("\(what): opened and answered \(checked.answers.count) requests")
-          case .index(.checksumMismatch(_, let section, _, _))? where part.name != "HEADER":
+          case .index(_, .checksumMismatch(let section), _)? where part.name != "HEADER":
             if section != part.name { failures.append("\(what): checksum error in \(section)") }
           case .index? where part.name == "HEADER":
             break  // a checksum, version or magic error: each names the header's fault

@@ -13,20 +13,28 @@ struct VerifyRulesTests {
   static let path = "rules.placeidx"
 
   /// The fault `verify()` reports for `bytes`, or nil when it passes; opening must succeed.
+  /// The format's checks (`verifyFormat()`) name the fault; `verify()` must report it as an
+  /// ``IndexProblem/invalid(section:offset:)`` of the file with the fault's words.
   func fault(_ bytes: [UInt8]) throws -> (section: String, offset: Int, fault: IndexFault)? {
     let index = try LoadedIndex(
       file: IndexFile(bytes: MappedBytes(copying: bytes), path: Self.path))
-    do {
-      try index.verify()
+    let found: (section: String, offset: Int, fault: IndexFault)
+    do throws(IndexFormatError) {
+      try index.verifyFormat()
+      #expect(throws: Never.self) { try index.verify() }
       return nil
     } catch {
-      guard case .index(.fault(let path, let section, let offset, let f)) = error else {
-        Issue.record("verify threw \(error), not a named fault")
+      guard case .fault(_, let section, let offset, let f) = error else {
+        Issue.record("verifyFormat threw \(error), not a named fault")
         return nil
       }
-      #expect(path == Self.path)
-      return (section, offset, f)
+      found = (section, offset, f)
     }
+    let expected = PlacesError.index(
+      path: Self.path, problem: .invalid(section: found.section, offset: found.offset),
+      reason: "invalid index: section \(found.section) at byte \(found.offset): \(found.fault)")
+    #expect(throws: expected) { try index.verify() }
+    return found
   }
 
   /// The sample index with META replaced by `meta`.
@@ -48,6 +56,46 @@ struct VerifyRulesTests {
   @Test("the intact sample index passes every rule")
   func intact() throws {
     #expect(try fault(FuzzHarness.sampleIndexBytes) == nil)
+  }
+
+  @Test("META decodes as IndexMetadata, which encodes back to the very bytes")
+  func metadataRoundTrip() throws {
+    let file = try IndexFile(bytes: MappedBytes(copying: FuzzHarness.sampleIndexBytes), path: "s")
+    let (section, bytes) = try file.requiredBytes(.metadata)
+    let metadata = try IndexMetadata(decoding: bytes, fileOffset: section.offset)
+    #expect(metadata.encoded() == Array(bytes))
+    #expect(metadata.attribution == IndexMetadata.openStreetMapAttribution)
+    #expect(metadata.license == IndexMetadata.openStreetMapLicense)
+    #expect(metadata.formatVersion == "\(file.major).\(file.minor)")
+    let index = try LoadedIndex(file: file)
+    #expect(metadata.placeCount == index.placeCount)
+    #expect(try index.metadata.get() == metadata)
+    #expect(index.info.source == metadata.source && index.info.options == metadata.options)
+  }
+
+  @Test("a META that does not decode is a corrupt META section; the index still opens")
+  func metadataThatDoesNotDecode() throws {
+    let cases: [(String, String)] = [
+      ("", "the section is empty"),
+      ("garbage", "not a JSON object"),
+      ("[1,2]", "not a JSON object"),
+      (#"{"source":"x"}"#, "no 'formatVersion' field"),
+      (try sampleMetadata { $0["placeCount"] = "many" }, "'placeCount' has the wrong JSON type"),
+    ]
+    for (meta, reason) in cases {
+      let bytes = try withMetadata(meta)
+      let file = try IndexFile(bytes: MappedBytes(copying: bytes), path: Self.path)
+      let section = try #require(file.section(.metadata))
+      let expected = IndexFormatError.corrupt(
+        path: "", section: "META", offset: section.offset, reason: reason)
+      #expect(throws: expected, "\(meta)") {
+        _ = try IndexMetadata(decoding: file.bytes(of: section), fileOffset: section.offset)
+      }
+      let index = try LoadedIndex(file: file)
+      #expect(throws: expected) { _ = try index.metadata.get() }
+      #expect(index.info.source == nil && index.info.license == nil)
+      #expect(index.info.attribution == IndexMetadata.openStreetMapAttribution)
+    }
   }
 
   @Test("garbage, empty, non-object and truncated META are refused")

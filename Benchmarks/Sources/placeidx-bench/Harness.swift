@@ -334,9 +334,9 @@ enum Harness {
     }
 
     // Size.
-    let indexBytes = loaded.file.bytes.buffer.count
+    let indexBytes = loaded.info.byteSize
     let peerBytes = (try fm.attributesOfItem(atPath: peerPath)[.size] as? Int) ?? 0
-    let sections = loaded.file.sections.map { NamedSize(name: $0.name, bytes: $0.length) }
+    let sections = loaded.info.sections.map { NamedSize(name: $0.name, bytes: $0.length) }
       .sorted { $0.bytes > $1.bytes }
     let places = max(1, corpus.count)
     let size = SizeFigures(

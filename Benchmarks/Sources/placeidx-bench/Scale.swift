@@ -269,7 +269,7 @@ enum Scale {
       points.append(
         ScalePoint(
           factor: factor, xmlBytes: xmlBytes, places: corpus.count, build: build,
-          indexBytes: loaded.file.bytes.buffer.count,
+          indexBytes: loaded.info.byteSize,
           peerBytes: fileSize(peerPath), peerBuildSeconds: peerSeconds,
           requests: requests.count, ours: single, peer: peerFigures, open: open,
           sampled: sampled, xmllint: lint, streamed: buildReadsStdin, report: report,

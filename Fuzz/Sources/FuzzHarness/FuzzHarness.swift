@@ -8,9 +8,8 @@
 // checks stops the process (`fatalError`), which libFuzzer reports as a crash.
 import Foundation
 import PlaceCore
-@_spi(Testing) import PlaceIndex
+@_spi(Testing) @_spi(Fuzz) import PlaceIndex
 import PlaceIndexBuilder
-import PlaceIndexFormat
 
 #if canImport(Glibc)
   import Glibc
@@ -137,19 +136,12 @@ public enum FuzzHarness {
     verification: IndexVerification = .checksums
   ) -> IndexProbe {
     var probe = IndexProbe()
-    let file: IndexFile
     let loaded: LoadedIndex
-    do {
-      file = try IndexFile(bytes: MappedBytes(copying: bytes), path: path)
-      loaded = try LoadedIndex(file: file, verification: verification)
-    } catch let error as IndexFormatError {
-      probe.openError = .index(error)
-      return probe
-    } catch let error as PlacesError {
+    do throws(PlacesError) {
+      loaded = try LoadedIndex(copying: bytes, path: path, verification: verification)
+    } catch {
       probe.openError = error
       return probe
-    } catch {
-      fatalError("opening an index threw an untyped error: \(error)")
     }
     do {
       try loaded.verify()
@@ -157,7 +149,7 @@ public enum FuzzHarness {
       probe.verifyError = error
     }
     let client = PlacesClient(indexes: [loaded])
-    for request in probeRequests + tokenRequests(file) {
+    for request in probeRequests + tokenRequests(loaded) {
       do {
         let suggestions = try client.autocompleteSuggestions(for: request)
         probe.answers.append(PlacesJSONProtocol.encodeResponse(suggestions))
@@ -213,16 +205,13 @@ public enum FuzzHarness {
     ]
   }()
 
-  /// Requests made of tokens of the index's own dictionary, found with the format's reader.
-  static func tokenRequests(_ file: IndexFile) -> [AutocompleteRequest] {
-    guard let (section, bytes) = try? file.requiredBytes(.tokens),
-      let dictionary = try? TokenDictionary(bytes, fileOffset: section.offset),
-      dictionary.count > 0
-    else { return [] }
-    let n = dictionary.count
+  /// Requests made of tokens of the index's own dictionary.
+  static func tokenRequests(_ index: LoadedIndex) -> [AutocompleteRequest] {
+    let n = index.dictionaryTokenCount
+    guard n > 0 else { return [] }
     var requests: [AutocompleteRequest] = []
     for id in Array(Set([n / 3, n - 1])).sorted() {
-      guard let token = try? dictionary.token(id), !token.isEmpty else { continue }
+      guard let token = try? index.dictionaryToken(id), !token.isEmpty else { continue }
       requests.append(AutocompleteRequest(query: token))
       requests.append(AutocompleteRequest(query: String(token.unicodeScalars.prefix(2)) + " a"))
     }
@@ -232,7 +221,7 @@ public enum FuzzHarness {
   /// `bytes` with the header's file length and section count made consistent and the header,
   /// table and section checksums recomputed; nil when the bytes have no index header.
   public static func repairingChecksums(_ bytes: [UInt8]) -> [UInt8]? {
-    guard bytes.count >= IndexLayout.headerSize, bytes.starts(with: IndexLayout.magic) else {
+    guard bytes.count >= IndexFuzzing.headerSize, bytes.starts(with: IndexFuzzing.magic) else {
       return nil
     }
     var b = bytes
@@ -245,20 +234,21 @@ public enum FuzzHarness {
       for i in 0..<width { b[at + i] = UInt8(truncatingIfNeeded: value >> (8 * UInt64(i))) }
     }
     func crc(_ range: Range<Int>) -> UInt64 {
-      UInt64(b.withUnsafeBytes { CRC32.checksum(UnsafeRawBufferPointer(rebasing: $0[range])) })
+      UInt64(
+        b.withUnsafeBytes { IndexFuzzing.checksum(UnsafeRawBufferPointer(rebasing: $0[range])) })
     }
     put(UInt64(b.count), 16, 8)
-    let entry = IndexLayout.sectionEntrySize
-    let count = min(Int(get(24, 4)), 1023, (b.count - IndexLayout.headerSize) / entry)
+    let entry = IndexFuzzing.sectionEntrySize
+    let count = min(Int(get(24, 4)), 1023, (b.count - IndexFuzzing.headerSize) / entry)
     put(UInt64(count), 24, 4)
     for i in 0..<count {
-      let at = IndexLayout.headerSize + entry * i
+      let at = IndexFuzzing.headerSize + entry * i
       let offset = get(at + 8, 8)
       let length = get(at + 16, 8)
       guard offset <= UInt64(b.count), length <= UInt64(b.count) - offset else { continue }
       put(crc(Int(offset)..<Int(offset + length)), at + 4, 4)
     }
-    put(crc(IndexLayout.headerSize..<(IndexLayout.headerSize + entry * count)), 28, 4)
+    put(crc(IndexFuzzing.headerSize..<(IndexFuzzing.headerSize + entry * count)), 28, 4)
     put(crc(0..<60), 60, 4)
     return b
   }

@@ -134,12 +134,12 @@ public struct Abbreviations: Sendable {
   /// form. Blank lines and lines starting with `#` are skipped. Values are folded with
   /// ``TextNormalizer`` and a trailing "." of an abbreviation is ignored ("k." = "k"); each
   /// value must fold to exactly one token.
-  public init(tsv: String) throws(AbbreviationsError) {
+  public init(tsv: String) throws(TableError) {
     let table: DataTable
     do {
       table = try DataTable(tsv, required: ["language", "full", "abbreviations", "suffix"])
     } catch {
-      throw AbbreviationsError(line: error.line, message: error.message)
+      throw TableError(table: "abbreviations.tsv", line: error.line, message: error.message)
     }
     var entries: [Entry] = []
     for row in table.rows { entries.append(try Self.parseRow(row)) }
@@ -147,12 +147,13 @@ public struct Abbreviations: Sendable {
   }
 
   /// Parses one data row.
-  private static func parseRow(_ row: DataTable.Row) throws(AbbreviationsError) -> Entry {
+  private static func parseRow(_ row: DataTable.Row) throws(TableError) -> Entry {
     let line = row.line
     let language = row["language"].lowercased()
     guard !language.isEmpty, language.unicodeScalars.allSatisfy({ ("a"..."z").contains($0) })
     else {
-      throw AbbreviationsError(line: line, message: "invalid language '\(language)'")
+      throw TableError(
+        table: "abbreviations.tsv", line: line, message: "invalid language '\(language)'")
     }
     let full = try word(row["full"], what: "full form", line: line)
     var abbreviations: [String] = []
@@ -169,20 +170,22 @@ public struct Abbreviations: Sendable {
     case "yes", "y", "true", "1": isSuffix = true
     case "no", "n", "false", "0", "": isSuffix = false
     case let other:
-      throw AbbreviationsError(line: line, message: "suffix must be yes or no, not '\(other)'")
+      throw TableError(
+        table: "abbreviations.tsv", line: line, message: "suffix must be yes or no, not '\(other)'")
     }
     return Entry(
       language: language, full: full, abbreviations: abbreviations, isSuffix: isSuffix)
   }
 
   /// Folds a table value that must be one word.
-  private static func word(_ raw: String, what: String, line: Int) throws(AbbreviationsError)
+  private static func word(_ raw: String, what: String, line: Int) throws(TableError)
     -> String
   {
     let tokens = Tokenizer.tokens(raw)
     guard tokens.count == 1 else {
-      throw AbbreviationsError(
-        line: line, message: "\(what) '\(raw)' must be one word, found \(tokens.count)")
+      throw TableError(
+        table: "abbreviations.tsv", line: line,
+        message: "\(what) '\(raw)' must be one word, found \(tokens.count)")
     }
     return tokens[0].text
   }
@@ -197,21 +200,4 @@ public struct Abbreviations: Sendable {
   public func variants(of word: String) -> [String] {
     wordVariants[word] ?? []
   }
-}
-
-/// A malformed abbreviations table.
-public struct AbbreviationsError: Error, Sendable, Hashable, CustomStringConvertible {
-  /// 1-based line number in the table text.
-  public var line: Int
-  /// What is wrong.
-  public var message: String
-
-  /// Creates an error.
-  public init(line: Int, message: String) {
-    self.line = line
-    self.message = message
-  }
-
-  /// "abbreviations line N: message".
-  public var description: String { "abbreviations line \(line): \(message)" }
 }

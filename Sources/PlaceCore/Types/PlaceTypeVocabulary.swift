@@ -27,23 +27,6 @@ public struct PlaceTypeEntry: Sendable, Hashable {
   }
 }
 
-/// A problem in the place type vocabulary text, with the (1-based) line it is on.
-public struct PlaceTypeVocabularyError: Error, Sendable, Hashable, CustomStringConvertible {
-  /// The 1-based line number of the offending line.
-  public var line: Int
-  /// What is wrong, in words.
-  public var message: String
-
-  /// Creates an error.
-  public init(line: Int, message: String) {
-    self.line = line
-    self.message = message
-  }
-
-  /// "line N: message".
-  public var description: String { "place type vocabulary, line \(line): \(message)" }
-}
-
 /// The service's place types (Table A and Table B), parsed from tab-separated text.
 ///
 /// The text is the content of `Data/place_types.tsv`: `#` comment lines and blank lines are
@@ -64,7 +47,7 @@ public struct PlaceTypeVocabulary: Sendable {
   private let indexByName: [String: Int]
 
   /// Parses the vocabulary text; throws naming the line of the first problem found.
-  public init(tsv: String) throws(PlaceTypeVocabularyError) {
+  public init(tsv: String) throws(TableError) {
     var entries: [PlaceTypeEntry] = []
     var indexByName: [String: Int] = [:]
     var lineOfEntry: [Int] = []
@@ -72,32 +55,34 @@ public struct PlaceTypeVocabulary: Sendable {
     do {
       table = try DataTable(tsv, required: ["type", "table", "group", "generic"])
     } catch {
-      throw PlaceTypeVocabularyError(line: error.line, message: error.message)
+      throw TableError(
+        table: "place_types.tsv", line: error.line, message: error.message)
     }
     for row in table.rows {
       let lineNumber = row.line
       let name = row["type"]
       guard Self.isValidName(name) else {
-        throw PlaceTypeVocabularyError(
-          line: lineNumber,
+        throw TableError(
+          table: "place_types.tsv", line: lineNumber,
           message: name.isEmpty
             ? "empty type name"
             : "invalid type name \"\(name)\" (use lowercase letters, digits and _)")
       }
       if let previous = indexByName[name] {
-        throw PlaceTypeVocabularyError(
-          line: lineNumber,
+        throw TableError(
+          table: "place_types.tsv", line: lineNumber,
           message: "duplicate type \"\(name)\" (first defined on line \(lineOfEntry[previous]))")
       }
       let tableText = row["table"]
       guard let table = PlaceTypeTable(rawValue: tableText) else {
-        throw PlaceTypeVocabularyError(
-          line: lineNumber, message: "table of \"\(name)\" is \"\(tableText)\"; expected A or B")
+        throw TableError(
+          table: "place_types.tsv", line: lineNumber,
+          message: "table of \"\(name)\" is \"\(tableText)\"; expected A or B")
       }
       let group = row["group"]
       guard Self.isValidName(group) else {
-        throw PlaceTypeVocabularyError(
-          line: lineNumber,
+        throw TableError(
+          table: "place_types.tsv", line: lineNumber,
           message: group.isEmpty
             ? "type \"\(name)\" has no group" : "invalid group name \"\(group)\"")
       }
@@ -107,13 +92,14 @@ public struct PlaceTypeVocabulary: Sendable {
         for part in genericText.split(separator: ",", omittingEmptySubsequences: false) {
           let type = DataTable.trim(part)
           guard Self.isValidName(type) else {
-            throw PlaceTypeVocabularyError(
-              line: lineNumber,
+            throw TableError(
+              table: "place_types.tsv", line: lineNumber,
               message: "invalid generic type \"\(type)\" in \"\(genericText)\"")
           }
           guard type != name, !generic.contains(type) else {
-            throw PlaceTypeVocabularyError(
-              line: lineNumber, message: "generic type \"\(type)\" repeats a type of the list")
+            throw TableError(
+              table: "place_types.tsv", line: lineNumber,
+              message: "generic type \"\(type)\" repeats a type of the list")
           }
           generic.append(type)
         }
@@ -125,8 +111,8 @@ public struct PlaceTypeVocabulary: Sendable {
     }
     for (index, entry) in entries.enumerated() {
       for type in entry.genericTypes where indexByName[type] == nil {
-        throw PlaceTypeVocabularyError(
-          line: lineOfEntry[index],
+        throw TableError(
+          table: "place_types.tsv", line: lineOfEntry[index],
           message: "generic type \"\(type)\" of \"\(entry.name)\" is not in the vocabulary")
       }
     }

@@ -2,8 +2,8 @@ import PlaceIndexFormat
 
 /// How much of an index file is checked when it is opened.
 ///
-/// A damaged section is refused at open with ``PlacesError/index(_:)`` holding
-/// `IndexFormatError.checksumMismatch` (naming the section), never answered from.
+/// A damaged section is refused at open with ``PlacesError/index(path:problem:reason:)`` holding
+/// ``IndexProblem/checksumMismatch(section:)`` (naming the section), never answered from.
 public enum IndexVerification: Sendable, Hashable {
   /// The header, the section table and every section's CRC-32 (the default). One pass over
   /// the file: about 2–4 ms per MB on the shared build machine, measured in the bench's open
@@ -30,19 +30,18 @@ public enum IndexLoading: Sendable, Hashable {
 
 extension LoadedIndex {
   /// Opens the index at `path`, holding its bytes as `loading` says and checking them as
-  /// `verification` says. Throws ``PlacesError/index(_:)`` naming the file and the fault.
+  /// `verification` says. Throws ``PlacesError/index(path:problem:reason:)`` naming the file
+  /// and the fault.
   public convenience init(
     path: String, verification: IndexVerification = .checksums, loading: IndexLoading = .map
   ) throws(PlacesError) {
     let file: IndexFile
-    do {
+    do throws(IndexFormatError) {
       let bytes =
         loading == .copy ? try MappedBytes(readingFileAt: path) : try MappedBytes(path: path)
       file = try IndexFile(bytes: bytes, path: path)
-    } catch let e as IndexFormatError {
-      throw .index(e.withPath(path))
     } catch {
-      throw .index(.cannotOpen(path: path, reason: "\(error)"))
+      throw .index(error, path: path)
     }
     try self.init(file: file, verification: verification)
   }

@@ -22,15 +22,14 @@ extension PlacesClient {
     }
     for index in indexes {
       let found: (rank: Int, entry: PlaceEntry)?
-      do {
-        found = try index.places.ids.placeIndex(kind: kind, id: id).map {
-          ($0, try index.places.entry($0))
+      do throws(IndexFormatError) {
+        if let rank = try index.places.ids.placeIndex(kind: kind, id: id) {
+          found = (rank, try index.places.entry(rank))
+        } else {
+          found = nil
         }
-      } catch let e as IndexFormatError {
-        throw .index(e.withPath(index.file.path))
       } catch {
-        throw .index(
-          .corrupt(path: index.file.path, section: "PLACES", offset: 0, reason: "\(error)"))
+        throw .index(error, path: index.file.path)
       }
       guard let (rank, e) = found else { continue }
       do {

@@ -6,8 +6,8 @@ import PlaceIndexFormat
 /// are immutable (some are decoded on first use, once); what requests compute and keep for the
 /// next ones lives apart, in ``recent``.
 public final class LoadedIndex: Sendable {
-  /// The file.
-  public let file: IndexFile
+  /// The file (package access: apps see ``info``).
+  package let file: IndexFile
   let strings: StringTable
   let tokens: TokenDictionary
   let postings: Postings
@@ -24,8 +24,11 @@ public final class LoadedIndex: Sendable {
   /// What recent requests computed from this index, kept for the next ones (bounded per
   /// thread); the only part of a loaded index that changes.
   let recent = RecentWork()
-  /// The metadata section as a JSON object.
-  public let metadata: [String: String]
+  /// The META section decoded, or why it cannot be (an index with an unreadable META still
+  /// opens and answers; ``verify()`` refuses it).
+  package let metadata: Result<IndexMetadata, IndexFormatError>
+  /// What the file is: format, size, places, sections, build metadata.
+  public let info: IndexInfo
   /// Primary type name index of each type list, for quick filtering.
   let primaryTypeOfList: [String]
 
@@ -33,11 +36,12 @@ public final class LoadedIndex: Sendable {
 
   /// Wraps an opened file, checking every section's checksum first unless `verification` is
   /// `.skip` (``IndexVerification``): a damaged section is refused here, before any answer.
-  public init(file: IndexFile, verification: IndexVerification = .checksums) throws(PlacesError) {
+  package init(file: IndexFile, verification: IndexVerification = .checksums) throws(PlacesError) {
     self.file = file
-    do {
+    let path = file.path
+    do throws(IndexFormatError) {
       if verification == .checksums { try file.verifyChecksums() }
-      func section(_ kind: SectionKind) throws -> (UnsafeRawBufferPointer, Int) {
+      func section(_ kind: SectionKind) throws(IndexFormatError) -> (UnsafeRawBufferPointer, Int) {
         let (s, b) = try file.requiredBytes(kind)
         return (b, s.offset)
       }
@@ -56,8 +60,8 @@ public final class LoadedIndex: Sendable {
       let (qb, qo) = try section(.postings)
       postings = try Postings(qb, fileOffset: qo, placeCount: places.count)
       guard postings.tokenCount == tokens.count else {
-        throw IndexFormatError.corrupt(
-          path: file.path, section: "POSTINGS", offset: qo,
+        throw .corrupt(
+          path: path, section: "POSTINGS", offset: qo,
           reason: "\(postings.tokenCount) items for \(tokens.count) tokens (one per token)")
       }
       let (gb, go) = try section(.geo)
@@ -70,61 +74,60 @@ public final class LoadedIndex: Sendable {
       }
       let (vs, _) = try file.requiredBytes(.vocabulary)
       let (`as`, _) = try file.requiredBytes(.abbreviations)
-      // Decoded on first use, from the bytes of `file`, which the cells' owner keeps.
+      // Decoded on first use, from the bytes of `file`, which the cells' owner keeps. A table
+      // that decodes but does not parse is a corrupt section too.
       vocabularyCell = ParsedOnce {
         Result { () throws(PlacesError) -> PlaceTypeVocabulary in
-          do {
-            let tsv = try TableText.decode(
+          let tsv: String
+          do throws(IndexFormatError) {
+            tsv = try TableText.decode(
               file.bytes(of: vs), section: "VOCABULARY", fileOffset: vs.offset)
+          } catch {
+            throw .index(error, path: path)
+          }
+          do throws(TableError) {
             return try PlaceTypeVocabulary(tsv: tsv)
-          } catch let e as IndexFormatError {
-            throw .index(e.withPath(file.path))
           } catch {
             throw .index(
-              .corrupt(
-                path: file.path, section: "VOCABULARY", offset: vs.offset, reason: "\(error)"))
+              .corrupt(path: path, section: "VOCABULARY", offset: vs.offset, reason: "\(error)"))
           }
         }
       }
       abbreviationsCell = ParsedOnce {
         Result { () throws(PlacesError) -> Abbreviations in
-          do {
-            let tsv = try TableText.decode(
+          let tsv: String
+          do throws(IndexFormatError) {
+            tsv = try TableText.decode(
               file.bytes(of: `as`), section: "ABBREVIATIONS", fileOffset: `as`.offset)
+          } catch {
+            throw .index(error, path: path)
+          }
+          do throws(TableError) {
             return try Abbreviations(tsv: tsv)
-          } catch let e as IndexFormatError {
-            throw .index(e.withPath(file.path))
           } catch {
             throw .index(
               .corrupt(
-                path: file.path, section: "ABBREVIATIONS", offset: `as`.offset,
-                reason: "\(error)"))
+                path: path, section: "ABBREVIATIONS", offset: `as`.offset, reason: "\(error)"))
           }
         }
       }
       let dictionary = tokens
       tokenTextCell = ParsedOnce {
         Result { () throws(PlacesError) -> TokenText in
-          do {
+          do throws(IndexFormatError) {
             return try TokenText(dictionary)
-          } catch let e as IndexFormatError {
-            throw .index(e.withPath(file.path))
           } catch {
-            throw .index(
-              .corrupt(path: file.path, section: "TOKENS", offset: to, reason: "\(error)"))
+            throw .index(error, path: path)
           }
         }
       }
       let placeTable = places
       contextsCell = ParsedOnce {
         Result { () throws(PlacesError) -> DecodedContexts in
-          do {
+          do throws(IndexFormatError) {
             return try placeTable.decodeAll()
-          } catch let e as IndexFormatError {
-            throw .index(e.withPath(file.path))
           } catch {
-            throw .index(
-              .corrupt(path: file.path, section: "CONTEXTS", offset: co, reason: "\(error)"))
+            throw .index(error, path: path)
           }
         }
       }
@@ -132,26 +135,23 @@ public final class LoadedIndex: Sendable {
       extentCell = ParsedOnce {
         Result { () throws(PlacesError) -> ShardExtent in
           let view = try contextsOnce.get().view
-          do {
+          do throws(IndexFormatError) {
             return try ShardExtent(placeTable, contexts: view)
-          } catch let e as IndexFormatError {
-            throw .index(e.withPath(file.path))
           } catch {
-            throw .index(
-              .corrupt(path: file.path, section: "PLACES", offset: 0, reason: "\(error)"))
+            throw .index(error, path: path)
           }
         }
       }
-      let (mb, _) = try section(.metadata)
-      let json = (try? JSONSerialization.jsonObject(with: Data(mb))) as? [String: Any] ?? [:]
-      metadata = json.mapValues { "\($0)" }
+      let (mb, mo) = try section(.metadata)
+      metadata = Result { () throws(IndexFormatError) in
+        try IndexMetadata(decoding: mb, fileOffset: mo)
+      }
       let typeTable = types
       primaryTypeOfList = typeTable.lists.map { typeTable.names[Int($0[0])] }
-    } catch let e as IndexFormatError {
-      throw .index(e.withPath(file.path))
     } catch {
-      throw .index(.cannotOpen(path: file.path, reason: "\(error)"))
+      throw .index(error, path: path)
     }
+    info = IndexInfo(file, placeCount: places.count, metadata: try? metadata.get())
   }
 
   /// Number of places.
@@ -183,45 +183,52 @@ public final class LoadedIndex: Sendable {
     get throws(PlacesError) { try abbreviationsCell.get() }
   }
 
-  /// Attribution to show next to results from this index.
-  public var attribution: String { metadata["attribution"] ?? "© OpenStreetMap contributors" }
+  /// Attribution to show next to results from this index (``IndexInfo/attribution``).
+  public var attribution: String { info.attribution }
 
   /// Checks every checksum, the layout (section order, alignment, no shared bytes), META's
   /// schema, every internal reference and the places' rank order; throws the first fault,
   /// naming the section and offset.
   public func verify() throws(PlacesError) {
-    do {
-      try file.verifyChecksums()
-      try file.verifyLayout()
-      try verifyMetadata()
-      try strings.verify()
-      try tokens.verify()
-      try postings.verify()
-      try places.contexts.verify()
-      try places.verify()
-      try places.ids.verify()
-      try places.verifyRankOrder()
-      try geo.verify()
-      try viewports?.verify()
-      _ = try vocabulary
-      _ = try abbreviations
-    } catch let e as PlacesError {
-      throw e
-    } catch let e as IndexFormatError {
-      throw .index(e.withPath(file.path))
+    do throws(IndexFormatError) {
+      try verifyFormat()
     } catch {
-      throw .index(.corrupt(path: file.path, section: "?", offset: 0, reason: "\(error)"))
+      throw .index(error, path: file.path)
     }
+    _ = try vocabulary
+    _ = try abbreviations
+  }
+
+  /// The checks of ``verify()`` that the format's decoders make: all but parsing the
+  /// vocabulary and abbreviation tables. Errors from section readers name no path.
+  package func verifyFormat() throws(IndexFormatError) {
+    try file.verifyChecksums()
+    try file.verifyLayout()
+    try verifyMetadata()
+    try strings.verify()
+    try tokens.verify()
+    try postings.verify()
+    try places.contexts.verify()
+    try places.verify()
+    try places.ids.verify()
+    try places.verifyRankOrder()
+    try geo.verify()
+    try viewports?.verify()
   }
 }
 
 extension LoadedIndex {
   /// The place ID of the place at `rank` (for tools and tests that walk an index; behind the
   /// `Testing` SPI, so not part of the SDK an app sees).
-  @_spi(Testing) public func placeIDForTesting(rank: Int) throws -> String {
-    let e = try places.entry(rank)
-    return PlaceRecord.placeID(kind: e.osmKind, id: e.osmID)
+  @_spi(Testing) public func placeIDForTesting(rank: Int) throws(PlacesError) -> String {
+    do throws(IndexFormatError) {
+      let e = try places.entry(rank)
+      return PlaceRecord.placeID(kind: e.osmKind, id: e.osmID)
+    } catch {
+      throw .index(error, path: file.path)
+    }
   }
+
 }
 
 extension LoadedIndex {

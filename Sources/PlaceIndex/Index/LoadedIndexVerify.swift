@@ -1,18 +1,12 @@
 import PlaceIndexFormat
 
 extension LoadedIndex {
-  /// The META fields docs/FORMAT.md lists, each with the JSON type it must have.
-  static let metadataFields: [(name: String, type: String)] = [
-    ("formatVersion", "string"), ("source", "string"), ("sourceTimestamp", "string"),
-    ("attribution", "string"), ("license", "string"), ("placeCount", "integer"),
-    ("options", "string"),
-  ]
-
   /// Checks META against its schema (docs/FORMAT.md, "Sections"): one UTF-8 JSON object with
   /// every listed field of the right type (more fields are allowed, for later minor
   /// versions), its format version the header's major version, its place count the
-  /// file's. Throws ``IndexFormatError/fault(path:section:offset:_:)`` naming the rule.
-  func verifyMetadata() throws {
+  /// file's; then decoded as ``IndexMetadata``, the schema the builder writes. Throws
+  /// ``IndexFormatError/fault(path:section:offset:_:)`` naming the rule.
+  func verifyMetadata() throws(IndexFormatError) {
     let (section, bytes) = try file.requiredBytes(.metadata)
     func fault(_ f: IndexFault) -> IndexFormatError {
       .fault(path: file.path, section: "META", offset: section.offset, f)
@@ -37,7 +31,8 @@ extension LoadedIndex {
     guard case .object = json else {
       throw fault(.metadataNotJSON(reason: "the value is \(PlacesJSONProtocol.kind(json))"))
     }
-    for (name, type) in Self.metadataFields {
+    for (key, type) in IndexMetadata.fields {
+      let name = key.stringValue
       guard let value = json[name] else { throw fault(.metadataMissingField(name)) }
       switch (type, value) {
       case ("string", .string): break
@@ -58,5 +53,8 @@ extension LoadedIndex {
         .metadataMismatch(
           field: "placeCount", stored: "\(Int64(n))", actual: "\(placeCount) places"))
     }
+    // The fields' types are checked above, so decoding fails only where JSONValue and
+    // JSONDecoder disagree about the text; the error then names META all the same.
+    _ = try metadata.get()
   }
 }

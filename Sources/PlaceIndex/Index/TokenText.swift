@@ -12,11 +12,11 @@ struct TokenText: Sendable {
   private let starts: [Int32]
 
   /// Decodes every token of `dictionary`.
-  init(_ dictionary: TokenDictionary) throws {
+  init(_ dictionary: TokenDictionary) throws(IndexFormatError) {
     var bytes: [UInt8] = []
     var starts: [Int32] = []
     starts.reserveCapacity(dictionary.count)
-    try dictionary.forEach { _, token in
+    try dictionary.forEach { (_, token) throws(IndexFormatError) in
       guard let start = Int32(exactly: bytes.count) else {
         throw IndexFormatError.corrupt(
           path: "", section: "TOKENS", offset: 0, reason: "the tokens' text passes 2 GiB")

@@ -31,7 +31,8 @@ struct PostingsMerger {
     for word in words {
       var w = word
       if words.count > 1 { w.exact = nil }
-      try postings.forEachList(of: Array(w.range) + w.typos) { t, lists in
+      try postings.forEachList(of: Array(w.range) + w.typos) {
+        (t, lists) throws(IndexFormatError) in
         for part in PostingsPart.allCases {
           var c = lists[part]
           if let v = try c.next() {

@@ -20,7 +20,7 @@ struct ShardExtent: Sendable {
   init() {}
 
   /// Reads every place's position.
-  init(_ places: PlaceTable, contexts: DecodedContexts.View) throws {
+  init(_ places: PlaceTable, contexts: DecodedContexts.View) throws(IndexFormatError) {
     guard places.count > 0 else { return }
     var entry = PlaceMatch()
     var box = (south: Int32.max, north: Int32.min, west: Int32.max, east: Int32.min)

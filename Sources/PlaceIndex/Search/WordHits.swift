@@ -107,7 +107,7 @@ final class WordHitMap: @unchecked Sendable {
     storage = .dense(hits, sets: sets)
     let name = sets.baseAddress!
     let context = name + words
-    func read(_ token: Int, _ lists: PostingsLists) throws {
+    func read(_ token: Int, _ lists: PostingsLists) throws(IndexFormatError) {
       for part in PostingsPart.allCases {
         var c = lists[part]
         try c.mark(

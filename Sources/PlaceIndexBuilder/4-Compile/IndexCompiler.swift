@@ -5,19 +5,8 @@ import PlaceIndexFormat
 /// The compile stage: orders places by rank, builds the type table and metadata, and serializes
 /// the index image. Deterministic: the same places and options give the same bytes.
 struct IndexCompiler {
-  /// What the metadata section records.
-  struct Metadata: Codable {
-    var formatVersion: String
-    var source: String
-    var sourceTimestamp: String
-    var attribution: String
-    var license: String
-    var placeCount: Int
-    var options: String
-  }
-
-  static let attribution = "© OpenStreetMap contributors"
-  static let license = "ODbL 1.0 (https://opendatacommons.org/licenses/odbl/1-0/)"
+  static let attribution = IndexMetadata.openStreetMapAttribution
+  static let license = IndexMetadata.openStreetMapLicense
 
   /// The rank order: most important first; ties by element kind and id, so order never
   /// depends on the input order (and PLACE IDS, which stores the elements in this order, finds
@@ -74,13 +63,11 @@ struct IndexCompiler {
       timestamp > 0
       ? ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: TimeInterval(timestamp)))
       : ""
-    let metadata = Metadata(
+    let metadata = IndexMetadata(
       formatVersion: "\(IndexLayout.majorVersion).\(IndexLayout.minorVersion)", source: source,
       sourceTimestamp: stamp, attribution: attribution, license: license,
       placeCount: placeCount, options: options)
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.sortedKeys]
-    content.metadataJSON = Array(try encoder.encode(metadata))
+    content.metadataJSON = metadata.encoded()
     content.vocabularyTSV = vocabularyTSV
     content.abbreviationsTSV = abbreviationsTSV
     content.extraStrings = localTexts

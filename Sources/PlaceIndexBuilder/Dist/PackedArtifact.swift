@@ -16,7 +16,7 @@ public struct PackedArtifact: Sendable {
   /// The index's name: its file name without `.placeidx`.
   public let name: String
   /// The index, opened over its bytes in memory.
-  public let index: IndexFile
+  package let index: IndexFile
   /// The manifest, checked against the index.
   public let manifest: Manifest
   /// The archive's bytes.
@@ -43,11 +43,11 @@ public struct PackedArtifact: Sendable {
     let lock = OutputLock.reading(indexPath)
     defer { lock?.release() }
     let indexBytes: [UInt8]
-    do {
+    do throws(IndexFormatError) {
       let mapped = try MappedBytes(path: indexPath)
       indexBytes = withExtendedLifetime(mapped) { Array(mapped.buffer) }
-    } catch let e as IndexFormatError {
-      guard case .cannotOpen(_, let reason) = e else { throw e }
+    } catch {
+      guard case .cannotOpen(_, let reason) = error else { throw error }
       throw PackedArtifactError(path: indexPath, reason: "cannot read the index: \(reason)")
     }
     let manifestPath = indexPath + ".json"
@@ -126,20 +126,15 @@ public struct PackedArtifact: Sendable {
     """
   }
 
-  /// Attribution, licence and source from the index's META section.
-  public static func metadata(of index: IndexFile) throws -> (
-    attribution: String, license: String, source: String
-  ) {
+  /// The index's META section (``IndexMetadata``); a malformed one is a corrupt META section
+  /// of the index.
+  package static func metadata(of index: IndexFile) throws(IndexFormatError) -> IndexMetadata {
     let (section, bytes) = try index.requiredBytes(.metadata)
-    let json = (try? JSONSerialization.jsonObject(with: Data(bytes))) as? [String: Any]
-    guard let json, let attribution = json["attribution"] as? String,
-      let license = json["license"] as? String, let source = json["source"] as? String
-    else {
-      throw IndexFormatError.corrupt(
-        path: index.path, section: "META", offset: section.offset,
-        reason: "no attribution, license and source strings")
+    do {
+      return try IndexMetadata(decoding: bytes, fileOffset: section.offset)
+    } catch {
+      throw error.withPath(index.path)
     }
-    return (attribution, license, source)
   }
 
   /// `seconds` since 1970 as `YYYY-MM-DDTHH:MM:SSZ`.

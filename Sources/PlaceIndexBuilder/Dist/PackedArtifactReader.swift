@@ -19,7 +19,7 @@ public struct PackedArtifactReader: Sendable {
   /// The manifest member, decoded.
   public let manifest: Manifest
   /// The index member opened in memory; its offsets count from the member's first byte.
-  public let index: IndexFile
+  package let index: IndexFile
 
   /// Whether the file at `path` looks like a packed artifact rather than an index: its name
   /// ends in `.tar` or it has the ustar magic at byte 257.
@@ -35,10 +35,10 @@ public struct PackedArtifactReader: Sendable {
   public init(path: String) throws {
     self.path = path
     let mapped: MappedBytes
-    do {
+    do throws(IndexFormatError) {
       mapped = try MappedBytes(path: path)
-    } catch let e as IndexFormatError {
-      guard case .cannotOpen(_, let reason) = e else { throw e }
+    } catch {
+      guard case .cannotOpen(_, let reason) = error else { throw error }
       throw PackedArtifactError(path: path, reason: "cannot open: \(reason)")
     }
     // The mapping must outlive every use of `archive`.
@@ -123,7 +123,7 @@ public struct PackedArtifactReader: Sendable {
     self.index = index
 
     // The manifest and ATTRIBUTION.txt against the index's header and META section.
-    let meta: (attribution: String, license: String, source: String)
+    let meta: IndexMetadata
     do {
       meta = try PackedArtifact.metadata(of: index)
     } catch {

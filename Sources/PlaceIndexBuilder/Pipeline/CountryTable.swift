@@ -18,33 +18,26 @@ public struct CountryTable: Sendable {
     public var postcode: String = ""
   }
 
-  /// A problem in the table text, with its line number.
-  public struct ParseError: Error, CustomStringConvertible {
-    /// 1-based line number.
-    public var line: Int
-    /// What is wrong.
-    public var reason: String
-    public var description: String { "countries.tsv:\(line): \(reason)" }
-  }
-
   private var rows: [String: Country] = [:]
   private let fallback: Country
   /// Country names by code, then language (Data/country_names.tsv).
   private var localNames: [String: [String: String]] = [:]
 
   /// Parses the tab-separated table (header line first, `#` lines are comments).
-  public init(tsv: String) throws {
+  public init(tsv: String) throws(TableError) {
     let table: DataTable
     do throws(DataTable.LayoutError) {
       table = try DataTable(tsv, required: ["code", "name", "street_line", "locality_line"])
     } catch {
-      throw ParseError(line: error.line, reason: error.message)
+      throw TableError(table: "countries.tsv", line: error.line, message: error.message)
     }
     var fallback: Country? = nil
     for row in table.rows {
       let code = row["code"]
       guard code.count == 2, code.allSatisfy({ $0.isASCII && $0.isUppercase }) else {
-        throw ParseError(line: row.line, reason: "'\(code)' is not a two-letter upper-case code")
+        throw TableError(
+          table: "countries.tsv", line: row.line,
+          message: "'\(code)' is not a two-letter upper-case code")
       }
       let c = Country(
         code: code, name: row["name"], streetLine: row["street_line"],
@@ -53,36 +46,40 @@ public struct CountryTable: Sendable {
         do {
           _ = try Regex(c.postcode, as: Substring.self)
         } catch {
-          throw ParseError(
-            line: row.line, reason: "postcode pattern '\(c.postcode)' of \(code): \(error)")
+          throw TableError(
+            table: "countries.tsv", line: row.line,
+            message: "postcode pattern '\(c.postcode)' of \(code): \(error)")
         }
       }
       guard !c.streetLine.isEmpty, !c.localityLine.isEmpty else {
-        throw ParseError(line: row.line, reason: "empty address pattern for \(code)")
+        throw TableError(
+          table: "countries.tsv", line: row.line, message: "empty address pattern for \(code)")
       }
       if c.code == "ZZ" { fallback = c } else { rows[c.code] = c }
     }
     guard let fallback else {
-      throw ParseError(line: table.headerLine, reason: "no fallback row with code ZZ")
+      throw TableError(
+        table: "countries.tsv", line: table.headerLine, message: "no fallback row with code ZZ")
     }
     self.fallback = fallback
   }
 
   /// Parses countries.tsv and country_names.tsv (a header `code` and one column per
   /// language, `#` lines are comments).
-  public init(tsv: String, names: String) throws {
+  public init(tsv: String, names: String) throws(TableError) {
     try self.init(tsv: tsv)
     let table: DataTable
     do throws(DataTable.LayoutError) {
       table = try DataTable(names, required: ["code"])
     } catch {
-      throw ParseError(line: error.line, reason: "country_names.tsv: \(error.message)")
+      throw TableError(table: "country_names.tsv", line: error.line, message: error.message)
     }
     for row in table.rows {
       let code = row["code"]
       guard contains(code), code == code.uppercased() else {
-        throw ParseError(
-          line: row.line, reason: "country_names.tsv: '\(code)' is not a code of countries.tsv")
+        throw TableError(
+          table: "country_names.tsv", line: row.line,
+          message: "'\(code)' is not a code of countries.tsv")
       }
       localNames[code] = row.values.filter { $0.key != "code" && !$0.value.isEmpty }
     }

@@ -1,22 +1,5 @@
 import PlaceCore
 
-/// A problem in the type rules text, with the (1-based) line it is on.
-public struct TypeRulesError: Error, Sendable, Hashable, CustomStringConvertible {
-  /// The 1-based line number of the offending line.
-  public var line: Int
-  /// What is wrong, in words.
-  public var message: String
-
-  /// Creates an error.
-  public init(line: Int, message: String) {
-    self.line = line
-    self.message = message
-  }
-
-  /// "type rules, line N: message".
-  public var description: String { "type rules, line \(line): \(message)" }
-}
-
 extension TypeRules {
   /// Parses the rules text (the content of `Data/type_rules.tsv`) and checks every rule's type
   /// against `vocabulary`; throws naming the line of the first problem found.
@@ -26,14 +9,14 @@ extension TypeRules {
   /// matches any value. A condition is empty or `&`-joined parts `k=v1|v2`, `k=*`, `k!=v1|v2`,
   /// `k!=*`. Every type must be in the vocabulary and able to be a primary type (not a generic
   /// type such as `establishment`).
-  public init(tsv: String, vocabulary: PlaceTypeVocabulary) throws(TypeRulesError) {
+  public init(tsv: String, vocabulary: PlaceTypeVocabulary) throws(TableError) {
     var rules: [TypeRule] = []
     var seen: [String: Int] = [:]
     let table: DataTable
     do {
       table = try DataTable(tsv, required: ["key", "value", "condition", "type", "priority"])
     } catch {
-      throw TypeRulesError(line: error.line, message: error.message)
+      throw TableError(table: "type_rules.tsv", line: error.line, message: error.message)
     }
     for row in table.rows {
       let rule = try Self.parseRule(
@@ -41,8 +24,9 @@ extension TypeRules {
         priority: row["priority"], line: row.line, vocabulary: vocabulary)
       let identity = rule.summary
       if let previous = seen[identity] {
-        throw TypeRulesError(
-          line: row.line, message: "duplicate rule \(identity) (first on line \(previous))")
+        throw TableError(
+          table: "type_rules.tsv", line: row.line,
+          message: "duplicate rule \(identity) (first on line \(previous))")
       }
       seen[identity] = row.line
       rules.append(rule)
@@ -53,27 +37,35 @@ extension TypeRules {
   private static func parseRule(
     key: String, value: String, condition: String, type: String, priority: String, line: Int,
     vocabulary: PlaceTypeVocabulary
-  ) throws(TypeRulesError) -> TypeRule {
-    guard !key.isEmpty else { throw TypeRulesError(line: line, message: "empty key") }
+  ) throws(TableError) -> TypeRule {
+    guard !key.isEmpty else {
+      throw TableError(table: "type_rules.tsv", line: line, message: "empty key")
+    }
     guard !value.isEmpty else {
-      throw TypeRulesError(line: line, message: "empty value for key \"\(key)\" (use * for any)")
+      throw TableError(
+        table: "type_rules.tsv", line: line,
+        message: "empty value for key \"\(key)\" (use * for any)")
     }
     guard !value.contains(";") else {
-      throw TypeRulesError(
-        line: line,
+      throw TableError(
+        table: "type_rules.tsv", line: line,
         message: "value \"\(value)\" contains ';' (multi-value tags are matched part by part)")
     }
-    guard !type.isEmpty else { throw TypeRulesError(line: line, message: "empty type") }
+    guard !type.isEmpty else {
+      throw TableError(table: "type_rules.tsv", line: line, message: "empty type")
+    }
     guard vocabulary.contains(type) else {
-      throw TypeRulesError(line: line, message: "type \"\(type)\" is not in the vocabulary")
+      throw TableError(
+        table: "type_rules.tsv", line: line, message: "type \"\(type)\" is not in the vocabulary")
     }
     guard vocabulary.canBePrimaryType(type) else {
-      throw TypeRulesError(
-        line: line, message: "type \"\(type)\" is a generic type and cannot be a primary type")
+      throw TableError(
+        table: "type_rules.tsv", line: line,
+        message: "type \"\(type)\" is a generic type and cannot be a primary type")
     }
     guard let rank = Int(priority) else {
-      throw TypeRulesError(
-        line: line, message: "priority \"\(priority)\" is not an integer")
+      throw TableError(
+        table: "type_rules.tsv", line: line, message: "priority \"\(priority)\" is not an integer")
     }
     var conditions: [TypeRuleCondition] = []
     if !condition.isEmpty {
@@ -86,7 +78,7 @@ extension TypeRules {
       priority: rank, line: line)
   }
 
-  private static func parseCondition(_ text: String, line: Int) throws(TypeRulesError)
+  private static func parseCondition(_ text: String, line: Int) throws(TableError)
     -> TypeRuleCondition
   {
     let negated: Bool
@@ -101,12 +93,14 @@ extension TypeRules {
       key = text[..<equals]
       valuesText = text[text.index(after: equals)...]
     } else {
-      throw TypeRulesError(
-        line: line, message: "condition \"\(text)\" is not k=v, k=*, k!=v or k!=*")
+      throw TableError(
+        table: "type_rules.tsv", line: line,
+        message: "condition \"\(text)\" is not k=v, k=*, k!=v or k!=*")
     }
     let trimmedKey = trimmed(key)
     guard !trimmedKey.isEmpty else {
-      throw TypeRulesError(line: line, message: "condition \"\(text)\" has no key")
+      throw TableError(
+        table: "type_rules.tsv", line: line, message: "condition \"\(text)\" has no key")
     }
     let values = valuesText.split(separator: "|", omittingEmptySubsequences: false).map {
       trimmed($0)
@@ -116,8 +110,8 @@ extension TypeRules {
     }
     for value in values {
       guard !value.isEmpty, value != "*", !value.contains(";") else {
-        throw TypeRulesError(
-          line: line,
+        throw TableError(
+          table: "type_rules.tsv", line: line,
           message: "condition \"\(text)\" has an empty, '*' or multi-value (';') value in a list")
       }
     }

@@ -3,34 +3,29 @@ import PlaceCore
 /// Category words per place type, read from Data/type_synonyms.tsv: what users type to ask for
 /// a kind of place ("pharmacy", "Apotheke", "apteekki").
 public struct TypeSynonyms: Sendable {
-  /// A problem in the table, with its line number.
-  public struct ParseError: Error, CustomStringConvertible {
-    /// 1-based line.
-    public var line: Int
-    /// What is wrong.
-    public var reason: String
-    public var description: String { "type_synonyms.tsv:\(line): \(reason)" }
-  }
-
   /// Per type: each word with its language.
   private var words: [String: [(language: String, word: String)]] = [:]
 
   /// Parses the table; every type must be in `vocabulary`.
-  public init(tsv: String, vocabulary: PlaceTypeVocabulary) throws {
+  public init(tsv: String, vocabulary: PlaceTypeVocabulary) throws(TableError) {
     let table: DataTable
     do throws(DataTable.LayoutError) {
       table = try DataTable(tsv, required: ["type", "language", "words"])
     } catch {
-      throw ParseError(line: error.line, reason: error.message)
+      throw TableError(table: "type_synonyms.tsv", line: error.line, message: error.message)
     }
     for row in table.rows {
       guard vocabulary.contains(row["type"]) else {
-        throw ParseError(line: row.line, reason: "type '\(row["type"])' is not in the vocabulary")
+        throw TableError(
+          table: "type_synonyms.tsv", line: row.line,
+          message: "type '\(row["type"])' is not in the vocabulary")
       }
       let list = row["words"].split(separator: ",").map { DataTable.trim($0) }.filter {
         !$0.isEmpty
       }
-      guard !list.isEmpty else { throw ParseError(line: row.line, reason: "no words") }
+      guard !list.isEmpty else {
+        throw TableError(table: "type_synonyms.tsv", line: row.line, message: "no words")
+      }
       let language = row["language"]
       words[row["type"], default: []].append(contentsOf: list.map { (language, $0) })
     }
