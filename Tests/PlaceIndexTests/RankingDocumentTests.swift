@@ -22,6 +22,8 @@ import Testing
       "earns it from \(Ranking.wholeNameMinimum) letters on",
       "earns \(W.typoShare) of the whole-name bonus",
       "shorter than \(W.exactFromLetters) letters, counts as a prefix",
+      "From \(W.typoOneEditFrom) letters on, a word also matches tokens within one edit",
+      "one edit from \(W.syllableTypoOneEditFrom) characters, two from \(W.syllableTypoTwoEditsFrom)",
       "closer than \(Int(W.stationRadius(true))) m are one station",
       "closer than \(Int(W.namedAfterRadius / 1000)) km, is shown after that place",
       "more than \(Ranking.nearFirstMinimumCost) places",

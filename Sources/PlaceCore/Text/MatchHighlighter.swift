@@ -278,18 +278,26 @@ public enum MatchHighlighter {
     }
   }
 
-  /// Appends the letters of a token in Cyrillic, Greek, Hebrew or Arabic that a Latin query
-  /// matched through one of the token's Latin spellings (`LatinTransliteration`, the table
-  /// the builder indexed them with): "rosn" on "Роснефть" → "Росн".
+  /// Appends the letters of a token in Cyrillic, Greek, Hebrew, Arabic or Hangul that a Latin
+  /// query matched through one of the token's Latin spellings (`LatinTransliteration`, the
+  /// table the builder indexed them with): "rosn" on "Роснефть" → "Росн"; or the characters
+  /// in Han or Kana whose Pinyin or Hepburn it typed (``EastAsianSpelling``): "zhongsh" on
+  /// "中山纪念图书馆" → "中山", "sukai" on "東京スカイツリー" → "スカイ". A text with Kana is
+  /// Japanese, its Han without a spelling (as the builder has it).
   private static func appendTransliterated(
     _ query: [Unicode.Scalar], token range: Range<Int>, _ scalars: [Unicode.Scalar],
     to ranges: inout [Range<Int>]
   ) {
-    guard query[0].value < 0x80,
-      let covered = LatinTransliteration.coveredPrefix(
-        of: query, in: Array(scalars[range]))
-    else { return }
-    ranges.append(range.lowerBound..<(range.lowerBound + covered))
+    guard query[0].value < 0x80 else { return }
+    let token = Array(scalars[range])
+    if let covered = LatinTransliteration.coveredPrefix(of: query, in: token) {
+      ranges.append(range.lowerBound..<(range.lowerBound + covered))
+    } else if let covered = EastAsianSpelling.coveredRange(
+      of: query, in: token, japanese: scalars.contains(where: EastAsianSpelling.isKana))
+    {
+      ranges.append(
+        (range.lowerBound + covered.lowerBound)..<(range.lowerBound + covered.upperBound))
+    }
   }
 
   /// The matching term that maps most precisely onto the source: alternate fold, then

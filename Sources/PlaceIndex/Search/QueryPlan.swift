@@ -79,9 +79,10 @@ enum TypoDistance {
     prefixDistance(scalars(query), scalars(word), limit: limit)
   }
 
-  /// The scalar values of UTF-8 `bytes`.
+  /// The letters of UTF-8 `bytes` as the typo walk reads them: scalar values, a kana and its
+  /// voiced mark as one (``TypoWalk/units(_:)``).
   static func scalars(_ bytes: [UInt8]) -> [UInt32] {
-    String(decoding: bytes, as: UTF8.self).unicodeScalars.map(\.value)
+    TypoWalk.units(String(decoding: bytes, as: UTF8.self).unicodeScalars)
   }
 
   /// The least Damerau–Levenshtein distance (adjacent transpositions count once) between

@@ -72,14 +72,49 @@ enum Ranking {
 
   // MARK: Typos and words inside words
 
-  /// Edits allowed for a typed word of `length` Unicode scalars: 1 from 5, 2 from 9.
+  /// Edits allowed for a typed word of `length` letters (Unicode scalars): 1 from 5, 2 from 9.
   static func allowedEdits(length: Int) -> Int {
     length >= typoTwoEditsFrom ? 2 : length >= typoOneEditFrom ? 1 : 0
   }
-  /// Scalars a word needs for one edit.
+  /// Letters a word needs for one edit.
   static let typoOneEditFrom = 5
-  /// Scalars a word needs for two edits.
+  /// Letters a word needs for two edits.
   static let typoTwoEditsFrom = 9
+
+  /// Edits allowed for a typed word given as its scalar values. A word written in syllables
+  /// (every scalar Han, Kana or Hangul: ``isSyllable(_:)``) counts its characters as
+  /// syllables, each as much of the word as two or three letters are: 1 edit from 3, 2 from
+  /// 6 (a kana's voiced mark, a scalar apart once folded, is part of its syllable). Any other
+  /// word counts letters (``allowedEdits(length:)``).
+  ///
+  /// Two syllables get none: with the first character kept, one edit of a word of two
+  /// matches every token that starts with its first character.
+  static func allowedEdits(scalars: [UInt32]) -> Int {
+    // A voiced kana as the typo walk reads it (``TypoWalk/units(_:)``) is its kana.
+    guard !scalars.isEmpty, scalars.allSatisfy({ isSyllable($0 & 0x3F_FFFF) }) else {
+      return allowedEdits(length: scalars.count)
+    }
+    // A voiced or semi-voiced mark (folding splits ガ into カ and U+3099) is part of its kana.
+    let n = scalars.count(where: { $0 != 0x3099 && $0 != 0x309A })
+    return n >= syllableTypoTwoEditsFrom ? 2 : n >= syllableTypoOneEditFrom ? 1 : 0
+  }
+  /// Syllables (Han, Kana or Hangul characters) a word of them needs for one edit.
+  static let syllableTypoOneEditFrom = 3
+  /// Syllables a word of them needs for two edits.
+  static let syllableTypoTwoEditsFrom = 6
+
+  /// Whether a scalar is a character that carries a syllable (or a word): Han (the unified
+  /// ideographs and their extensions, the compatibility ideographs, 々 and 〇), Hiragana and
+  /// Katakana (with the length mark and the half-width forms), Hangul syllables and jamo.
+  static func isSyllable(_ v: UInt32) -> Bool {
+    switch v {
+    case 0x3005, 0x3007: true  // 々 (repeats the ideograph before it), 〇
+    case 0x3040...0x30FF, 0x31F0...0x31FF, 0xFF66...0xFF9F: true  // Kana
+    case 0x1100...0x11FF, 0x3130...0x318F, 0xAC00...0xD7A3: true  // Hangul
+    case 0x3400...0x4DBF, 0x4E00...0x9FFF, 0xF900...0xFAFF, 0x20000...0x323AF: true  // Han
+    default: false
+    }
+  }
   /// A word looks for typo candidates only when its tokens as typed hold fewer places than
   /// this many times the result limit.
   static let typoWhenFewerThanLimits = 2
@@ -217,7 +252,16 @@ enum Ranking {
         "a station's nodes of one type lie farther apart than a station and a stop",
         stationRadius(true) >= stationRadius(false) && namedAfterRadius > 0
       ),
-      ("two edits need a longer word than one", typoTwoEditsFrom > typoOneEditFrom),
+      (
+        "two edits need a longer word than one, in letters and in syllables",
+        typoTwoEditsFrom > typoOneEditFrom && syllableTypoTwoEditsFrom > syllableTypoOneEditFrom
+      ),
+      (
+        "a word of syllables needs fewer of them than a word of letters needs letters, and more"
+          + " than two (one edit of two, the first kept, matches every word of the first)",
+        syllableTypoOneEditFrom > 2 && syllableTypoOneEditFrom < typoOneEditFrom
+          && syllableTypoTwoEditsFrom < typoTwoEditsFrom
+      ),
       ("rings grow outward", zip(ringRadii, ringRadii.dropFirst()).allSatisfy { $0 < $1 }),
       (
         "work limits are positive",

@@ -1,7 +1,9 @@
 import PlaceIndexFormat
 
 extension LoadedIndex {
-  /// Token ids within the allowed edits of `token` (first letter fixed), outside `range`.
+  /// Token ids within the allowed edits of `token` (first letter fixed), outside `range`; a
+  /// word of Han, Kana or Hangul counts its characters as syllables
+  /// (``Ranking/allowedEdits(scalars:)``).
   ///
   /// The same set as ``TypoDistance/prefixDistance(_:_:limit:)`` over every token with the
   /// token's first letter, computed as a walk of the sorted dictionary: the distance table
@@ -11,8 +13,8 @@ extension LoadedIndex {
   /// columns exceeds the limit, the words that share that prefix are skipped without
   /// computing any.
   func typoCandidates(_ token: String, excluding range: Range<Int>) throws -> [Int] {
-    let query = token.unicodeScalars.map(\.value)
-    let limit = Ranking.allowedEdits(length: query.count)
+    let query = TypoWalk.units(token.unicodeScalars)
+    let limit = Ranking.allowedEdits(scalars: query)
     guard limit > 0, let first = token.unicodeScalars.first else { return [] }
     let firstRange = try tokens.prefixRange(String(first))
     guard !firstRange.isEmpty else { return [] }
@@ -56,7 +58,9 @@ extension LoadedIndex {
 ///
 /// Distances count Unicode scalars: the words come as UTF-8 bytes and are decoded as they are
 /// walked. The bytes a word shares with the one before may end inside a scalar; only the
-/// scalars whose bytes are all shared keep their columns.
+/// scalars whose bytes are all shared keep their columns. A kana and the voiced or semi-voiced
+/// mark after it (folding splits ガ into カ and U+3099) are one letter (``units(_:)``): "ガ"
+/// for "サ" is one edit, as "カ" for "サ" is.
 struct TypoWalk {
   /// After ``matches(_:shared:)`` returned false: the number of the candidate's scalars past
   /// which no word can come back within the limit, or 0.
@@ -93,7 +97,36 @@ struct TypoWalk {
   /// Prepares the walk of `query` (UTF-8) with `limit` edits.
   init(query: [UInt8], limit: Int) {
     self.init(
-      scalars: String(decoding: query, as: UTF8.self).unicodeScalars.map(\.value), limit: limit)
+      scalars: Self.units(String(decoding: query, as: UTF8.self).unicodeScalars), limit: limit)
+  }
+
+  /// The letters the walk compares, as values: each scalar's, but a kana followed by a voiced
+  /// or semi-voiced mark (U+3099, U+309A) is one letter, its value past every scalar's
+  /// (``voicedKana(_:mark:)``).
+  static func units(_ scalars: some Sequence<Unicode.Scalar>) -> [UInt32] {
+    var out: [UInt32] = []
+    for s in scalars {
+      if let last = out.last, isVoicedMark(s.value), isKana(last) {
+        out[out.count - 1] = voicedKana(last, mark: s.value)
+      } else {
+        out.append(s.value)
+      }
+    }
+    return out
+  }
+
+  /// A kana that takes a voiced mark after it (Hiragana and Katakana, the marks excluded).
+  @inline(__always)
+  static func isKana(_ v: UInt32) -> Bool { v &- 0x3041 < 0xBF && !isVoicedMark(v) }
+
+  /// The combining voiced and semi-voiced marks.
+  @inline(__always)
+  static func isVoicedMark(_ v: UInt32) -> Bool { v == 0x3099 || v == 0x309A }
+
+  /// The value of kana `v` with `mark`: past every scalar and every broken byte's value.
+  @inline(__always)
+  static func voicedKana(_ v: UInt32, mark: UInt32) -> UInt32 {
+    v | (mark == 0x3099 ? 0x40_0000 : 0x80_0000)
   }
 
   /// Prepares the walk of the query given as its scalar values, with `limit` edits.
@@ -130,6 +163,17 @@ struct TypoWalk {
       let b = bytes[at + k]
       guard b & 0xC0 == 0x80 else { return invalid }
       value = value << 6 | UInt32(b & 0x3F)
+    }
+    // A kana looks at the 3 bytes after it for a voiced mark (E3 82 99 or E3 82 9A): they
+    // are part of the letter it makes, whether they hold the mark or not.
+    if length == 3 && isKana(value) {
+      let next = at + 3
+      if next + 3 <= bytes.count && bytes[next] == 0xE3 && bytes[next + 1] == 0x82
+        && (bytes[next + 2] == 0x99 || bytes[next + 2] == 0x9A)
+      {
+        return (voicedKana(value, mark: 0x3000 | UInt32(bytes[next + 2])), 6, 6)
+      }
+      return (value, 3, 6)
     }
     return (value, length, length)
   }
@@ -172,8 +216,10 @@ struct TypoWalk {
       if j >= 2 && columnMin[j] > limit && columnMin[j - 1] > limit {
         computed = j
         if best[j] <= limit { return true }
-        deadDepth = j
-        deadBytes = ends[j]
+        if ends[j - 1] + reach[j - 1] <= ends[j] {
+          deadDepth = j
+          deadBytes = ends[j]
+        }
         return false
       }
       j += 1
@@ -213,8 +259,12 @@ struct TypoWalk {
         computed = column
         if column >= 2 && low > limit32 && columnMin[column - 1] > limit32 {
           if best[column] <= limit32 { return true }
-          deadDepth = column
-          deadBytes = ends[column]
+          // A letter read past its bytes (a kana before what might have been a voiced mark)
+          // differs in words that share its bytes but not the ones after: no skip past it.
+          if ends[column - 1] + reach[column - 1] <= ends[column] {
+            deadDepth = column
+            deadBytes = ends[column]
+          }
           return false
         }
         column += 1

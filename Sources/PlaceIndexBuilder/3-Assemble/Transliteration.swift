@@ -7,8 +7,10 @@ import PlaceCore
 ///
 /// Cyrillic, Greek, Hebrew, Arabic and Hangul follow PlaceCore's table (`LatinTransliteration`, which
 /// the reader also uses to highlight the letters a Latin query matched). Han is written in
-/// Pinyin without tones and Kana in Hepburn, by ICU's transforms through Foundation (ICU has
-/// no Japanese readings of Han: in Japan only the Kana are written in Latin).
+/// Pinyin without tones and Kana in Hepburn, by ICU's transforms through Foundation
+/// (PlaceCore's `ICUTransforms`, which the reader also uses to highlight the characters a
+/// Latin query matched; ICU has no Japanese readings of Han: in Japan only the Kana are
+/// written in Latin).
 enum Transliteration {
   /// The Latin spellings of `text` (lower case, other characters kept), or none when it has
   /// no letter of a script written in Latin here. Han gives its syllables apart and, when
@@ -66,15 +68,9 @@ enum Transliteration {
     return out
   }
 
-  static func isHan(_ s: Unicode.Scalar) -> Bool {
-    s.value &- 0x4E00 < 0x5200 || s.value &- 0x3400 < 0x19C0 || s.value &- 0xF900 < 0x200
-      || s.value &- 0x20000 < 0x12000 || s.value == 0x3007
-  }
+  static func isHan(_ s: Unicode.Scalar) -> Bool { EastAsianSpelling.isHan(s) }
 
-  static func isKana(_ s: Unicode.Scalar) -> Bool {
-    s.value &- 0x3041 < 0x5F || s.value &- 0x30A0 < 0x60 || s.value &- 0x31F0 < 0x10
-      || s.value &- 0xFF66 < 0x3A
-  }
+  static func isKana(_ s: Unicode.Scalar) -> Bool { EastAsianSpelling.isKana(s) }
 
   /// `text` with its Han (unless `japanese`) and its runs of Kana in Latin, each Han
   /// syllable and each Kana run a word of its own; the rest kept. Second, the same with the
@@ -124,58 +120,5 @@ enum Transliteration {
     while spaced.last == " " { spaced.removeLast() }
     while joined.last == " " { joined.removeLast() }
     return (String(spaced), String(joined))
-  }
-}
-
-/// ICU's transforms through Foundation, with their answers kept: one Han character's Pinyin,
-/// one run of Kana's Hepburn.
-final class ICUTransforms: @unchecked Sendable {
-  // @unchecked: the caches are read and written only while holding `lock`.
-  static let shared = ICUTransforms()
-  private let lock = NSLock()
-  private var han: [Unicode.Scalar: String] = [:]
-  private var kana: [String: String] = [:]
-
-  /// The Pinyin of one Han character, lower case without tones ("京" → "jing"); the
-  /// character itself when ICU has none.
-  func pinyin(_ s: Unicode.Scalar) -> String {
-    lock.lock()
-    if let known = han[s] {
-      lock.unlock()
-      return known
-    }
-    lock.unlock()
-    let latin = Self.transform(String(s), "Han-Latin; Latin-ASCII; Lower") ?? String(s)
-    let clean = latin.unicodeScalars.allSatisfy({ $0.value < 0x80 }) ? latin : String(s)
-    lock.lock()
-    han[s] = clean
-    lock.unlock()
-    return clean
-  }
-
-  /// The Hepburn spelling of a run of Hiragana or Katakana, lower case without macrons
-  /// ("スカイツリー" → "sukaitsuri").
-  func latin(kanaRun run: String) -> String {
-    lock.lock()
-    if let known = kana[run] {
-      lock.unlock()
-      return known
-    }
-    lock.unlock()
-    var latin =
-      Self.transform(run, "Hiragana-Latin; Katakana-Latin; Latin-ASCII; Lower") ?? run
-    // The long-vowel mark and the middle dot ICU leaves as punctuation.
-    latin = String(latin.unicodeScalars.filter { $0.value < 0x80 && $0 != "~" && $0 != "'" })
-    if latin.isEmpty { latin = run }
-    lock.lock()
-    // Runs are many in a country's data: the kept answers are bounded.
-    if kana.count >= 1 << 16 { kana.removeAll(keepingCapacity: true) }
-    kana[run] = latin
-    lock.unlock()
-    return latin
-  }
-
-  static func transform(_ text: String, _ id: String) -> String? {
-    text.applyingTransform(StringTransform(id), reverse: false)
   }
 }
