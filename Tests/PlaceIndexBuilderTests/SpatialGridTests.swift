@@ -41,35 +41,42 @@ import Testing
     )
   }
 
+  /// 120 random areas in clusters, nested and overlapping, a few very large ones (the big
+  /// list) and rings of many edges (edge bands), and the clusters' centres.
+  func randomAreas(_ random: inout SplitMix64) -> ([AreaElement], [(Int32, Int32)]) {
+    let levels = ["2", "4", "6", "8", "10"]
+    var areas: [AreaElement] = []
+    var centres: [(Int32, Int32)] = []
+    for k in 0..<120 {
+      // Clusters of nested and overlapping areas, a few very large ones (the big list) and
+      // rings of many edges (edge bands).
+      let centre =
+        k % 10 == 0 || centres.isEmpty
+        ? randomPoint(&random, near: nil, spread: 0)
+        : randomPoint(&random, near: centres[random.below(centres.count)], spread: 3_000_000)
+      centres.append(centre)
+      let radius = Int32(k % 37 == 0 ? 300_000_000 : 100_000 + random.below(5_000_000))
+      let edges = k % 3 == 0 ? 200 + random.below(800) : 5 + random.below(40)
+      var rings = [ring(&random, lat: centre.0, lon: centre.1, r: radius, n: edges)]
+      if k % 7 == 0 {
+        rings.append(ring(&random, lat: centre.0, lon: centre.1, r: radius / 2, n: 30))
+      }
+      areas.append(
+        AreaElement(
+          kind: .relation, id: Int64(k),
+          tags: [
+            "boundary": "administrative", "admin_level": levels[random.below(levels.count)],
+            "name": "Area \(k)",
+          ], rings: rings))
+    }
+    return (areas, centres)
+  }
+
   @Test func gridsAnswerAsTheLoopsOverEveryAreaAndSettlement() throws {
     let tables = try BuildTables(directory: TestPaths.data)
     for seed: UInt64 in [1, 2, 3] {
       var random = SplitMix64(seed: seed)
-      let levels = ["2", "4", "6", "8", "10"]
-      var areas: [AreaElement] = []
-      var centres: [(Int32, Int32)] = []
-      for k in 0..<120 {
-        // Clusters of nested and overlapping areas, a few very large ones (the big list) and
-        // rings of many edges (edge bands).
-        let centre =
-          k % 10 == 0 || centres.isEmpty
-          ? randomPoint(&random, near: nil, spread: 0)
-          : randomPoint(&random, near: centres[random.below(centres.count)], spread: 3_000_000)
-        centres.append(centre)
-        let radius = Int32(k % 37 == 0 ? 300_000_000 : 100_000 + random.below(5_000_000))
-        let edges = k % 3 == 0 ? 200 + random.below(800) : 5 + random.below(40)
-        var rings = [ring(&random, lat: centre.0, lon: centre.1, r: radius, n: edges)]
-        if k % 7 == 0 {
-          rings.append(ring(&random, lat: centre.0, lon: centre.1, r: radius / 2, n: 30))
-        }
-        areas.append(
-          AreaElement(
-            kind: .relation, id: Int64(k),
-            tags: [
-              "boundary": "administrative", "admin_level": levels[random.below(levels.count)],
-              "name": "Area \(k)",
-            ], rings: rings))
-      }
+      let (areas, centres) = randomAreas(&random)
       var elements: [ExtractedElement] = []
       let kinds = ["city", "town", "village", "hamlet", "isolated_dwelling"]
       for k in 0..<3_000 {
@@ -121,6 +128,49 @@ import Testing
           #expect(bands.contains(lat, lon) == a.contains(lat, lon))
         }
       }
+    }
+  }
+
+  /// A boundary cut by the extract's edge is placed in the areas that hold all of its points
+  /// (those on closed areas' borders aside) as by the loop over every area, though only the
+  /// areas near its first point off the borders are tried (at country scale there are
+  /// thousands of areas and of cut boundaries).
+  @Test func cutBoundariesAreHeldAsByTheLoopOverEveryArea() throws {
+    let tables = try BuildTables(directory: TestPaths.data)
+    for seed: UInt64 in [4, 5, 6] {
+      var random = SplitMix64(seed: seed)
+      let (areas, centres) = randomAreas(&random)
+      let vertices = areas.flatMap { $0.rings.flatMap { $0 } }
+      var boundaries: [BoundaryWays] = []
+      for k in 0..<400 {
+        // Short arcs near the clusters, some starting with points on the areas' rings (which
+        // count neither inside nor outside), some made of such points only.
+        var points: [(Int32, Int32)] = []
+        let onBorder = k % 4 == 0 ? 1 + random.below(5) : 0
+        for _ in 0..<onBorder { points.append(vertices[random.below(vertices.count)]) }
+        if k % 17 != 0 {
+          let start = randomPoint(
+            &random, near: centres[random.below(centres.count)], spread: 4_000_000)
+          for _ in 0..<(1 + random.below(6)) {
+            points.append(randomPoint(&random, near: start, spread: 200_000))
+          }
+        }
+        boundaries.append(
+          BoundaryWays(
+            id: Int64(1_000 + k), tags: ["boundary": "administrative", "admin_level": "4"],
+            wayIDs: [Int64(k)], openPoints: points))
+      }
+      let resolver = AdminResolver(
+        areas: areas, elements: [], countries: tables.countries, boundaries: boundaries)
+      var held = 0
+      for b in boundaries where !b.openPoints.isEmpty {
+        let grid = resolver.containingAreas(b)
+        let scan = resolver.containingAreasByScan(b)
+        #expect(grid == scan, "seed \(seed) boundary \(b.id)")
+        if !scan.isEmpty { held += 1 }
+      }
+      // Boundaries held by some area were met, not only ones held by none.
+      #expect(held > 50, "\(held)")
     }
   }
 }

@@ -130,15 +130,25 @@ final class CandidateStore {
       tags: tags, isArea: flags & 1 != 0, box: box)
   }
 
-  /// The candidates in (kind, id) order, decoded one at a time.
   var elements: Elements { Elements(store: self) }
 
+  /// Lets the kernel take back the mapped pages read so far (they stay in the file).
+  func releasePages() {
+    file.dropResidentPages()
+    pages = PageBudget(pages: pages.pageCount, limit: CandidateStore.pageLimit)
+  }
+
+  /// The candidates in (kind, id) order, decoded one at a time; past the last, the mapped
+  /// pages are let go (the stage after them needs the memory, not the candidates).
   struct Elements: Sequence {
     let store: CandidateStore
     func makeIterator() -> AnyIterator<ExtractedElement> {
       var i = 0
       return AnyIterator {
-        guard i < store.count else { return nil }
+        guard i < store.count else {
+          store.releasePages()
+          return nil
+        }
         defer { i += 1 }
         return store.element(i)
       }

@@ -150,6 +150,21 @@ final class SpillFile {
     return UnsafeMutableRawBufferPointer(start: p, count: mappedLength)
   }
 
+  /// Reads `count` bytes at `offset` of what was written (flushed) into `bytes`, with `pread`:
+  /// a read at random that leaves no page of the file resident in the process.
+  func read(into bytes: UnsafeMutableRawPointer, count: Int, at offset: Int64) throws {
+    var done = 0
+    while done < count {
+      let n = pread(fd, bytes + done, count - done, off_t(offset) + off_t(done))
+      if n < 0 {
+        if errno == EINTR { continue }
+        throw budget.failure("reading the temporary \(purpose) file", errno)
+      }
+      if n == 0 { throw budget.failure("reading the temporary \(purpose) file", EIO) }
+      done += n
+    }
+  }
+
   /// Lets the kernel take back the mapped pages (they stay in the page cache and in the
   /// file): bounds the resident memory of a mapping read at random.
   func dropResidentPages() {
@@ -171,6 +186,8 @@ struct PageBudget {
   private var touched = 0
   /// Blocks that may stay touched.
   let limit: Int
+  /// Pages the budget covers.
+  let pageCount: Int
   /// Pages per block (log2): 16 pages of 4 KiB, the kernel's fault-around.
   static let blockShift = 4
 
@@ -178,6 +195,7 @@ struct PageBudget {
   init(pages: Int, limit: Int) {
     let blocks = (pages + (1 << PageBudget.blockShift) - 1) >> PageBudget.blockShift
     bits = [UInt64](repeating: 0, count: (blocks + 63) / 64)
+    pageCount = pages
     self.limit = max(1, limit >> PageBudget.blockShift)
   }
 

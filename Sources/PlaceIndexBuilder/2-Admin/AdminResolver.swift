@@ -34,6 +34,9 @@ struct AdminResolver {
   let countries: CountryTable
   /// The closed country boundaries with a code: indices in `areas`.
   let countryAreas: [Int]
+  /// The codes of `countryAreas`: the countries a place outside their boundaries is never
+  /// in (found once, not per place: at country scale there are thousands of them).
+  let countryAreaCodes: Set<String>
   /// Votes of `addr:country` in each 0.01-degree cell: code → places.
   let countryVotes: [Int64: [String: Int]]
   /// Votes of `addr:country` of the places in each closed area below the country level
@@ -50,8 +53,10 @@ struct AdminResolver {
   /// For each way of a boundary with a country code, the codes of those boundaries (one per
   /// boundary).
   let wayCountries: [Int64: [String]]
-  /// Vertices of the closed areas' rings, packed (lat << 32 | lon): a cut boundary's point on
-  /// one of them is on that border, neither inside nor outside.
+  /// The cut boundaries' points that are vertices of the closed areas' rings, packed
+  /// (lat << 32 | lon): such a point is on that border, neither inside nor outside. (Only
+  /// the cut boundaries' points are kept, not every vertex: those are the only ones asked
+  /// about, and the rings of a country's areas have millions.)
   let vertices: Set<Int64>
   /// Every country code the extract names (boundaries, subdivision codes, `addr:country`):
   /// the candidates of the postcode test.
@@ -77,6 +82,7 @@ struct AdminResolver {
     areaGrid = AreaGrid(sorted)
     edgeBands = bands
     self.countryAreas = countryAreas
+    countryAreaCodes = Set(countryAreas.compactMap { sorted[$0].countryCode })
     var known = Set(countryAreas.compactMap { sorted[$0].countryCode })
     var byID: [Int64: BoundaryWays] = [:]
     for b in boundaries { byID[b.id] = b }
@@ -93,8 +99,14 @@ struct AdminResolver {
     self.wayCountries = wayCountries
     var vertices = Set<Int64>()
     if !cut.isEmpty {
+      var asked = Set<Int64>()
+      for b in cut.values { for p in b.openPoints { asked.insert(AdminResolver.pack(p)) } }
       for a in sorted {
-        for ring in a.rings { for p in ring { vertices.insert(AdminResolver.pack(p)) } }
+        for ring in a.rings {
+          for p in ring where asked.contains(AdminResolver.pack(p)) {
+            vertices.insert(AdminResolver.pack(p))
+          }
+        }
       }
     }
     self.vertices = vertices
@@ -246,7 +258,28 @@ struct AdminResolver {
 
   /// ``containingAreas(_:_:)`` for a boundary cut by the extract's edge: the first area of
   /// each level that holds all of it (``area(_:holds:)``).
+  ///
+  /// An area that holds the cut boundary holds its first point off the closed areas' borders,
+  /// so only the areas whose box may hold that point (``AreaGrid``, in increasing index) are
+  /// tried: the answer of a loop over every area, at the cost of the areas near the boundary.
   func containingAreas(_ cut: BoundaryWays) -> [Int] {
+    guard let p = cut.openPoints.first(where: { !vertices.contains(AdminResolver.pack($0)) })
+    else { return [] }
+    var found: [Int] = []
+    var levels = 0
+    areaGrid.forEachCandidate(p.0, p.1) { i in
+      let bit = 1 << areas[i].level.rawValue
+      if levels & bit == 0, area(i, holds: cut) {
+        levels |= bit
+        found.append(i)
+      }
+      return true
+    }
+    return found
+  }
+
+  /// ``containingAreas(_:)-(BoundaryWays)`` by a loop over every area, for tests.
+  func containingAreasByScan(_ cut: BoundaryWays) -> [Int] {
     var found: [Int] = []
     var levels = Set<AdminArea.Level>()
     for i in areas.indices where !levels.contains(areas[i].level) && area(i, holds: cut) {
@@ -302,10 +335,9 @@ struct AdminResolver {
       c.countrySource = .countryBoundary
     } else {
       // Countries whose closed boundary does not hold the place are out.
-      let excluded = Set(countryAreas.compactMap { areas[$0].countryCode })
       if let (code, source) = country(
         latitudeE7, longitudeE7, tags: tags, holding: holding, cut: cut, postcode: c.postcode,
-        excluded: excluded)
+        excluded: countryAreaCodes)
       {
         c.countryCode = code
         c.countrySource = source

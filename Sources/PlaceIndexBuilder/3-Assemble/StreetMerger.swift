@@ -7,8 +7,11 @@ import PlaceIndexFormat
 struct StreetMerger {
   /// One merged street: the route place at a store position and the ways that joined it.
   struct Route {
-    /// The points of its ways, the first way's first.
-    var members: [(Int32, Int32)]
+    /// The point of its first way.
+    var first: (Int32, Int32)
+    /// The points of the ways that joined it, in order (empty for most streets, which then
+    /// cost no array of their own).
+    var joined: [(Int32, Int32)] = []
     /// The smallest way id of its ways, so that the street's ID is stable and independent of
     /// order.
     var osmID: Int64
@@ -29,10 +32,10 @@ struct StreetMerger {
   /// one name (a "Hauptstraße" in each "Neustadt") keep a street each. False when `e` starts
   /// a street of its own (``start(_:key:at:)``).
   mutating func join(_ e: ExtractedElement, key: String) -> Bool {
-    guard let i = positions[key], let first = routes[i]?.members.first,
+    guard let i = positions[key], let first = routes[i]?.first,
       StreetMerger.distance(first, (e.latitudeE7, e.longitudeE7)) <= StreetMerger.reach
     else { return false }
-    routes[i]!.members.append((e.latitudeE7, e.longitudeE7))
+    routes[i]!.joined.append((e.latitudeE7, e.longitudeE7))
     if let box = e.box {
       if routes[i]!.box == nil { routes[i]!.box = box } else { routes[i]!.box!.include(box) }
     }
@@ -44,15 +47,18 @@ struct StreetMerger {
   mutating func start(_ e: ExtractedElement, key: String, place: PlaceRecord, at i: Int) {
     positions[key] = i
     routes[i] = Route(
-      members: [(e.latitudeE7, e.longitudeE7)], osmID: place.osmID, box: place.viewport)
+      first: (e.latitudeE7, e.longitudeE7), osmID: place.osmID, box: place.viewport)
   }
 
-  /// Writes the merged streets' ids, boxes and points into `store` (finished).
+  /// Writes the merged streets' ids, boxes and points into `store` (finished), in store
+  /// order: the store's pages are then visited once each, not at random (a budget bounds the
+  /// resident ones, ``PageBudget``).
   func patch(_ store: PlaceStore) {
-    for (i, route) in routes {
+    for i in routes.keys.sorted() {
+      let route = routes[i]!
       if route.osmID != store.key(i).id { store.patch(i, osmID: route.osmID) }
-      let points = route.members
-      guard points.count > 1 else { continue }
+      guard !route.joined.isEmpty else { continue }
+      let points = [route.first] + route.joined
       if let box = route.box { store.patch(i, viewport: box) }
       // A merged street's point: the member point nearest the members' mean.
       let meanLat = points.reduce(0.0) { $0 + Double($1.0) } / Double(points.count)

@@ -109,16 +109,26 @@ final class PlaceStore {
 
   /// A store of the places `order` names, in that order: read one after another, as the
   /// compile's passes do, the file's pages are read once per pass instead of once per place.
+  ///
+  /// The records are read with `pread`, not through the mapping: taken at random, each
+  /// would make resident a block of pages (or a larger page-cache folio) around it, far past
+  /// the budget before it is counted.
   func reordered(_ order: [Int32]) throws -> PlaceStore {
     let copy = try PlaceStore(file.budget)
     copy.offsets.reserveCapacity(order.count)
+    file.dropResidentPages()
+    pages = PageBudget(pages: pages.pageCount, limit: PlaceStore.pageLimit)
+    var buffer = [UInt8](repeating: 0, count: 4096)
     for i in order {
-      let start = Int(offsets[Int(i)])
-      let end = Int(i) + 1 < offsets.count ? Int(offsets[Int(i) + 1]) : Int(file.size)
-      _ = reader(Int(i))
-      touch(Int(i), end: end - start)
-      copy.offsets.append(copy.file.size)
-      try copy.file.append(base! + start, count: end - start)
+      let start = offsets[Int(i)]
+      let end = Int(i) + 1 < offsets.count ? offsets[Int(i) + 1] : file.size
+      let n = Int(end - start)
+      if buffer.count < n { buffer = [UInt8](repeating: 0, count: n) }
+      try buffer.withUnsafeMutableBytes { b in
+        try file.read(into: b.baseAddress!, count: n, at: start)
+        copy.offsets.append(copy.file.size)
+        try copy.file.append(b.baseAddress!, count: n)
+      }
     }
     try copy.finish()
     return copy
