@@ -32,11 +32,11 @@ extension PlacesClient {
         throw .index(error, path: index.file.path)
       }
       guard let (rank, e) = found else { continue }
-      do {
+      do throws(IndexFormatError) {
         return try details(of: e, rank: rank, in: index, request: request)
-      } catch let e as PlacesError {
-        throw e
       } catch {
+        // The message as before the errors were typed: the format error, pathless, as the
+        // reason of a corrupt PLACES section.
         throw .index(
           .corrupt(path: index.file.path, section: "PLACES", offset: 0, reason: "\(error)"))
       }
@@ -60,16 +60,16 @@ extension PlacesClient {
 
   private func details(
     of e: PlaceEntry, rank: Int, in index: LoadedIndex, request: FetchPlaceRequest
-  ) throws -> Place {
+  ) throws(IndexFormatError) -> Place {
     let want = request.placeProperties
     let s = index.strings
     var place = Place()
     let coordinate = Coordinate(
       latitude: Double(e.latitudeE7) / 1e7, longitude: Double(e.longitudeE7) / 1e7)
-    let components = try e.components.map {
-      AddressComponent(
-        kind: $0.kind, longText: try s.string($0.long),
-        shortText: try $0.short.map { try s.string($0) } ?? s.string($0.long))
+    let components = try e.components.map { (c) throws(IndexFormatError) in
+      let long = try s.string(c.long)
+      return AddressComponent(
+        kind: c.kind, longText: long, shortText: try c.short.map(s.string) ?? long)
     }
     if want.contains(.placeID) {
       place.placeID = PlaceRecord.placeID(kind: e.osmKind, id: e.osmID)

@@ -81,13 +81,13 @@ public final class PlacesClient: Sendable {
   /// Builds the displayed suggestion of a scored place, and the key of its duplicates.
   func suggestion(
     for f: ScoredPlace, plan: QueryPlan, filter: AutocompleteFilter, abbreviations a: Abbreviations
-  ) throws -> (AutocompletePlaceSuggestion, duplicateKey: String) {
+  ) throws(IndexFormatError) -> (AutocompletePlaceSuggestion, duplicateKey: String) {
     let index = indexes[f.shard]
     let language = filter.languageCode?.lowercased()
     let region = filter.regionCode.flatMap(RegionCodes.canonical)
     let key = PlaceDisplay.Key(
       rank: f.rank, language: language?.isEmpty == false ? language : nil, region: region)
-    let d = try index.recent.displays.value(for: key) {
+    let d = try index.recent.displays.value(for: key) { () throws(IndexFormatError) in
       try PlaceDisplay(index, key, abbreviations: a)
     }
     let primaryMatches = MatchHighlighter.matches(

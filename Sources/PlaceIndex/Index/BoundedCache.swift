@@ -48,7 +48,7 @@ final class BoundedCache<Key: Hashable & Sendable, Value: Sendable>: @unchecked 
 
   /// The value for `key`, computing and keeping it when the calling thread's part does not
   /// hold it.
-  func value(for key: Key, _ compute: () throws -> Value) rethrows -> Value {
+  func value<E: Error>(for key: Key, _ compute: () throws(E) -> Value) throws(E) -> Value {
     // pthread_self is a register read: cheap enough for every lookup (Thread.current is not).
     let thread = UInt64(UInt(bitPattern: Int(bitPattern: pthread_self())))
     let part = parts[Int((thread &* 0x9E37_79B9_7F4A_7C15) >> UInt64(64 - Self.partBits))]

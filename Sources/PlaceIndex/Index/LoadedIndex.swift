@@ -16,11 +16,12 @@ public final class LoadedIndex: Sendable {
   /// Ways' and relations' bounding boxes; nil in files before format 6.1.
   let viewports: ViewportTable?
   let types: TypeTable
-  private let vocabularyCell: ParsedOnce<PlaceTypeVocabulary>
-  private let abbreviationsCell: ParsedOnce<Abbreviations>
-  private let contextsCell: ParsedOnce<DecodedContexts>
-  private let extentCell: ParsedOnce<ShardExtent>
-  private let tokenTextCell: ParsedOnce<TokenText>
+  private let vocabularyCell: ParsedOnce<PlaceTypeVocabulary, PlacesError>
+  private let abbreviationsCell: ParsedOnce<Abbreviations, PlacesError>
+  // The search's cells fail with a format error naming the file, as the search does.
+  private let contextsCell: ParsedOnce<DecodedContexts, IndexFormatError>
+  private let extentCell: ParsedOnce<ShardExtent, IndexFormatError>
+  private let tokenTextCell: ParsedOnce<TokenText, IndexFormatError>
   /// What recent requests computed from this index, kept for the next ones (bounded per
   /// thread); the only part of a loaded index that changes.
   let recent = RecentWork()
@@ -113,32 +114,32 @@ public final class LoadedIndex: Sendable {
       }
       let dictionary = tokens
       tokenTextCell = ParsedOnce {
-        Result { () throws(PlacesError) -> TokenText in
+        Result { () throws(IndexFormatError) -> TokenText in
           do throws(IndexFormatError) {
             return try TokenText(dictionary)
           } catch {
-            throw .index(error, path: path)
+            throw error.withPath(path)
           }
         }
       }
       let placeTable = places
       contextsCell = ParsedOnce {
-        Result { () throws(PlacesError) -> DecodedContexts in
+        Result { () throws(IndexFormatError) -> DecodedContexts in
           do throws(IndexFormatError) {
             return try placeTable.decodeAll()
           } catch {
-            throw .index(error, path: path)
+            throw error.withPath(path)
           }
         }
       }
       let contextsOnce = contextsCell
       extentCell = ParsedOnce {
-        Result { () throws(PlacesError) -> ShardExtent in
+        Result { () throws(IndexFormatError) -> ShardExtent in
           let view = try contextsOnce.get().view
           do throws(IndexFormatError) {
             return try ShardExtent(placeTable, contexts: view)
           } catch {
-            throw .index(error, path: path)
+            throw error.withPath(path)
           }
         }
       }
@@ -164,18 +165,18 @@ public final class LoadedIndex: Sendable {
 
   /// Every context's matching data (decoded on first use: about 0.3 ms per 1000 contexts).
   var decodedContexts: DecodedContexts {
-    get throws(PlacesError) { try contextsCell.get() }
+    get throws(IndexFormatError) { try contextsCell.get() }
   }
 
   /// The box around the places and their highest importance (read on first use), for a
   /// client of several indexes to skip this one.
   var extent: ShardExtent {
-    get throws(PlacesError) { try extentCell.get() }
+    get throws(IndexFormatError) { try extentCell.get() }
   }
 
   /// Every token decoded into one buffer (on first use), for words found inside tokens.
   var tokenText: TokenText {
-    get throws(PlacesError) { try tokenTextCell.get() }
+    get throws(IndexFormatError) { try tokenTextCell.get() }
   }
 
   /// The abbreviation table stored in the index (parsed on first use).

@@ -26,13 +26,13 @@ struct LocalizedTexts {
   init(
     _ e: PlaceEntry, in index: LoadedIndex, language: String?, region: String?,
     details: Bool = true
-  ) throws {
+  ) throws(IndexFormatError) {
     let s = index.strings
     let primary = try s.string(e.primaryText)
-    let stored = try e.components.map {
-      AddressComponent(
-        kind: $0.kind, longText: try s.string($0.long),
-        shortText: try $0.short.map { try s.string($0) } ?? s.string($0.long))
+    let stored = try e.components.map { (c) throws(IndexFormatError) in
+      let long = try s.string(c.long)
+      return AddressComponent(
+        kind: c.kind, longText: long, shortText: try c.short.map(s.string) ?? long)
     }
     // The names are read when a language is asked for or the display name's is wanted.
     var names: [(language: String, name: String)] = []
@@ -41,7 +41,7 @@ struct LocalizedTexts {
         names.append((try s.string(n.language).lowercased(), try s.string(n.name)))
       }
     }
-    let countryCode = try e.countryCode.map { try s.string($0) }
+    let countryCode = try e.countryCode.map(s.string)
     // The display name and its language.
     var name = primary
     var nameLanguage: String? = nil
@@ -69,7 +69,7 @@ struct LocalizedTexts {
       }
     }
     if nameLanguage == nil, details {
-      let main = try countryCode.flatMap { try index.mainLanguage(ofCountry: $0) }
+      let main = try countryCode.flatMap(index.mainLanguage(ofCountry:))
       let tagged = names.filter { $0.name == primary && LocalizedTexts.isLanguage($0.language) }
         .map(\.language).sorted()
       if let main, isAddress || tagged.contains(main) || tagged.isEmpty {
@@ -81,7 +81,7 @@ struct LocalizedTexts {
     displayName = name
     displayNameLanguage = nameLanguage
     // The secondary parts: the region's country left out, then the address words translated.
-    var parts = try e.secondaryParts.map { try s.string($0) }
+    var parts = try e.secondaryParts.map(s.string)
     if let region, countryCode == region,
       let country = stored.first(where: { $0.kind == .country }), parts.last == country.longText
     {
@@ -165,7 +165,7 @@ struct LocalizedTexts {
 extension LoadedIndex {
   /// The bytes of the first string of STRINGS that starts with `prefix`, if one does (a
   /// binary search: the strings are sorted bytewise).
-  func string(startingWith prefix: String) throws -> [UInt8]? {
+  func string(startingWith prefix: String) throws(IndexFormatError) -> [UInt8]? {
     let key = Array(prefix.utf8)
     var lo = 0
     var hi = strings.count
@@ -179,7 +179,7 @@ extension LoadedIndex {
   }
 
   /// The translation of the address text `text` into `language`, if the index has one.
-  func translation(of text: String, into language: String) throws -> String? {
+  func translation(of text: String, into language: String) throws(IndexFormatError) -> String? {
     let key = LocalTexts.translationKey(language: language, text: text)
     guard let found = try string(startingWith: key) else { return nil }
     let rest = found.dropFirst(key.utf8.count)
@@ -187,7 +187,7 @@ extension LoadedIndex {
   }
 
   /// The main language of country `code`'s plain names, if the index has it.
-  func mainLanguage(ofCountry code: String) throws -> String? {
+  func mainLanguage(ofCountry code: String) throws(IndexFormatError) -> String? {
     let key = LocalTexts.languageKey(country: code)
     guard let found = try string(startingWith: key) else { return nil }
     let rest = found.dropFirst(key.utf8.count)

@@ -32,7 +32,7 @@ struct PlaceDisplay: Sendable {
   }
 
   /// Builds the display of place `key.rank` of `index`.
-  init(_ index: LoadedIndex, _ key: Key, abbreviations a: Abbreviations) throws {
+  init(_ index: LoadedIndex, _ key: Key, abbreviations a: Abbreviations) throws(IndexFormatError) {
     let e = try index.places.entry(key.rank)
     let texts = try LocalizedTexts(
       e, in: index, language: key.language, region: key.region, details: false)

@@ -28,7 +28,7 @@ struct Candidates {
   var mergesOneWord: Bool { merger?.tellsHits ?? false }
 
   init(_ index: LoadedIndex, resolved: [ResolvedToken], drivers: [Int], context: SearchContext)
-    throws
+    throws(IndexFormatError)
   {
     cost = drivers.reduce(0) { $0 + resolved[$1].cost }
     if context.regionLookup, let region = context.filter.coordinateRegionRestriction,
@@ -55,7 +55,7 @@ struct Candidates {
   }
 
   /// The next place rank, each rank once, ascending.
-  mutating func next() throws -> Int? {
+  mutating func next() throws(IndexFormatError) -> Int? {
     if merger != nil { return try merger!.next() }
     if let driverMap {
       guard let rank = driverMap.first(from: last + 1, context: !droppedContexts) else {

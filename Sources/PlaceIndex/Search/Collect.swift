@@ -10,7 +10,7 @@ extension LoadedIndex {
   func collect(
     _ resolved: [ResolvedToken], drivers: [Int], missing: Int, context: SearchContext,
     into best: inout TopPlaces
-  ) throws {
+  ) throws(IndexFormatError) {
     var candidates = try Candidates(
       self, resolved: resolved, drivers: drivers, context: context)
     var scorer = try PlaceScorer(
@@ -68,8 +68,10 @@ extension LoadedIndex {
   }
   /// Every place's hits for `word`, read from its postings; kept under `key` for the next
   /// keystrokes when the word is finished (a key is given).
-  func hitMap(_ word: ResolvedToken, key: WordKey?) throws -> WordHitMap {
-    let build = { try WordHitMap(word, postings: self.postings, placeCount: self.places.count) }
+  func hitMap(_ word: ResolvedToken, key: WordKey?) throws(IndexFormatError) -> WordHitMap {
+    let build = { () throws(IndexFormatError) in
+      try WordHitMap(word, postings: self.postings, placeCount: self.places.count)
+    }
     guard let key else { return try build() }
     return try recent.hitMaps.value(for: key, build)
   }

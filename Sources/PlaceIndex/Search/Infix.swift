@@ -8,7 +8,7 @@ extension LoadedIndex {
   /// The last resort of a word that matches no token as typed, as a prefix or within typo
   /// distance: the end or middle of a compound ("bergerhaus" in "rheinbergerhaus",
   /// "bianinkatu" in "fabianinkatu"), or a name typed without its first letter.
-  func infixCandidates(_ token: String) throws -> [Int] {
+  func infixCandidates(_ token: String) throws(IndexFormatError) -> [Int] {
     guard token.unicodeScalars.count >= Ranking.infixMinimum else { return [] }
     return try tokenText.tokens(holding: Array(token.utf8), limit: Ranking.maxInfixCandidates)
   }

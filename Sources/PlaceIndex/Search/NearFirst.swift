@@ -42,7 +42,7 @@ extension LoadedIndex {
   func collectNearFirst(
     after rank: Int, _ candidates: inout Candidates, importanceBound: Double,
     scorer: inout PlaceScorer, into best: inout TopPlaces
-  ) throws -> Bool {
+  ) throws(IndexFormatError) -> Bool {
     let context = scorer.context
     let radii = ringRadii(context)
     guard let focus = context.focus, !radii.isEmpty, let driverMap = candidates.driverMap else {

@@ -47,7 +47,7 @@ struct PlaceScorer {
   init(
     _ index: LoadedIndex, resolved: [ResolvedToken], drivers: [Int], missing: Int,
     context: SearchContext, candidates: Candidates
-  ) throws {
+  ) throws(IndexFormatError) {
     typealias W = Ranking
     self.index = index
     self.resolved = resolved
@@ -80,13 +80,13 @@ struct PlaceScorer {
 
   /// Opens each word's postings, but the one the candidates tell: as seekers when places come
   /// in rank order, else as hit maps (the finished words' from the index's cache).
-  private mutating func openWords() throws {
+  private mutating func openWords() throws(IndexFormatError) {
     opened = true
     guard driverMap != nil else {
       // A word of few places against the index's size is sought; one of many is read whole
       // (the heap that merges its lists costs more per place than an array of every place).
       maps = Array(repeating: nil, count: resolved.count)
-      seekers = try resolved.indices.map { i in
+      seekers = try resolved.indices.map { (i) throws(IndexFormatError) -> PostingsMerger? in
         guard i != toldWord else { return nil }
         if WordHitMap.isFew(resolved[i], placeCount: index.places.count) {
           return try PostingsMerger(postings: index.postings, words: [resolved[i]])
@@ -97,7 +97,7 @@ struct PlaceScorer {
       }
       return
     }
-    maps = try resolved.indices.map { i in
+    maps = try resolved.indices.map { (i) throws(IndexFormatError) -> WordHitMap? in
       if i == toldWord { return nil }
       if let driverMap, driverMap.word == i { return driverMap.map }
       let key = i < context.wordKeys.count ? context.wordKeys[i] : nil
@@ -108,7 +108,7 @@ struct PlaceScorer {
   /// The places whose primary or alternative name carries a typed word whole, as one stream
   /// to seek in rank order (``PostingsMerger/hits(at:)`` is empty for a place that is not
   /// one); nil when no word is a whole token.
-  func exactNames() throws -> PostingsMerger? {
+  func exactNames() throws(IndexFormatError) -> PostingsMerger? {
     let exact = resolved.compactMap(\.exact).map {
       ResolvedToken(range: $0..<($0 + 1), exact: $0, typos: [], cost: 0, typedLength: 0)
     }
@@ -127,7 +127,7 @@ struct PlaceScorer {
 
   /// Decodes the record of place `rank`; returns its weighted importance.
   @inline(__always)
-  mutating func decode(_ rank: Int) throws -> Double {
+  mutating func decode(_ rank: Int) throws(IndexFormatError) -> Double {
     try index.places.match(rank, into: &entry, contexts: decoded)
     return Ranking.importance * Double(entry.importance) / 65535
   }
@@ -139,7 +139,7 @@ struct PlaceScorer {
   mutating func score(
     _ rank: Int, driverHits: WordHits = [], importance: Double, geoBound: Double,
     into best: inout TopPlaces
-  ) throws {
+  ) throws(IndexFormatError) {
     if !opened { try openWords() }
     for i in hits.indices {
       hits[i] = i == toldWord ? driverHits : try wordHits(i, rank)
@@ -151,7 +151,7 @@ struct PlaceScorer {
   /// into a map instead once it has worked more than ``Ranking/seekStepsPerPosting`` allows (a
   /// search that reads far then pays about what reading the word whole costs).
   @inline(__always)
-  private mutating func wordHits(_ i: Int, _ rank: Int) throws -> WordHits {
+  private mutating func wordHits(_ i: Int, _ rank: Int) throws(IndexFormatError) -> WordHits {
     if let map = maps[i] { return map[rank] }
     let found = try seekers[i]!.hits(at: rank)
     if seekers[i]!.steps * Ranking.seekStepsPerPosting > resolved[i].cost {
@@ -167,7 +167,7 @@ struct PlaceScorer {
   @inline(__always)
   private mutating func insert(
     _ rank: Int, importance: Double, geoBound: Double, into best: inout TopPlaces
-  ) throws {
+  ) throws(IndexFormatError) {
     guard
       let text = index.textScore(
         nameWordCount: entry.nameWordCount, hits: hits, resolved, missing: missing)

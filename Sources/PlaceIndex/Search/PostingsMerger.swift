@@ -22,7 +22,7 @@ struct PostingsMerger {
   /// below a context match).
   let tellsHits: Bool
 
-  init(postings: Postings, words: [ResolvedToken]) throws {
+  init(postings: Postings, words: [ResolvedToken]) throws(IndexFormatError) {
     tellsHits = words.count == 1
     keepsContexts = words.count == 1 && !words[0].typos.isEmpty
     var cursors: [PostingsCursor] = []
@@ -64,7 +64,7 @@ struct PostingsMerger {
   }
 
   /// The next place rank, each rank once.
-  mutating func next() throws -> Int? {
+  mutating func next() throws(IndexFormatError) -> Int? {
     guard let top = heap.top else { return nil }
     let value = top.value
     var found: WordHits = []
@@ -82,7 +82,7 @@ struct PostingsMerger {
 
   /// Where the single word lies in place `rank`, which is not below the rank asked for
   /// before: every list whose next place lies before it moves to its first place from it.
-  mutating func hits(at rank: Int) throws -> WordHits {
+  mutating func hits(at rank: Int) throws(IndexFormatError) -> WordHits {
     while let h = heap.top, h.value < rank {
       heap.replaceTop(try cursors[h.cursor].advance(to: rank))
       steps += 1

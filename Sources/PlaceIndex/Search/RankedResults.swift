@@ -47,18 +47,13 @@ extension PlacesClient {
   ) throws(PlacesError) -> (results: RankedResults, full: Bool) {
     let limit = max(1, request.maxResultCount)
     let found: [ScoredPlace]
-    do {
+    do throws(IndexFormatError) {
+      // The search's errors name the index's file (``LoadedIndex/located(_:)``).
       found = try LoadedIndex.search(
         indexes, plan, filter: request.filter, typeFilter: typeFilter,
         limit: limit * perResult)
-    } catch let e as PlacesError {
-      throw e
-    } catch let e as IndexFormatError {
-      throw .index(e)
     } catch {
-      throw .index(
-        .corrupt(path: indexes.first?.file.path ?? "?", section: "?", offset: 0, reason: "\(error)")
-      )
+      throw .index(error)
     }
     var results = RankedResults()
     var seen: [Shown] = []
@@ -198,7 +193,7 @@ private struct Peek {
   var isEstablishment: Bool
   var point: Coordinate
 
-  init(_ f: ScoredPlace, in index: LoadedIndex) throws {
+  init(_ f: ScoredPlace, in index: LoadedIndex) throws(IndexFormatError) {
     let e = try index.places.entry(f.rank)
     let name = try index.strings.string(e.primaryText)
     key = TextNormalizer.fold(name)
@@ -246,27 +241,19 @@ extension PlacesClient {
     let results = try ranked(request, plan: plan, typeFilter: typeFilter)
     let limit = results.searchLimit
     let words: [[ResolvedToken]]
-    do {
+    do throws(IndexFormatError) {
       words = try LoadedIndex.resolveWords(indexes, plan, limit: limit).words
-    } catch let e as IndexFormatError {
-      throw .index(e)
     } catch {
-      throw .index(
-        .corrupt(path: indexes.first?.file.path ?? "?", section: "?", offset: 0, reason: "\(error)")
-      )
+      throw .index(error)
     }
     func parts(_ p: ScoredPlace) throws(PlacesError) -> ScoreBreakdown {
       let index = indexes[p.shard]
-      do {
+      do throws(IndexFormatError) {
         return try index.breakdown(
           of: p, words: words[p.shard], plan: plan, filter: request.filter,
           typeFilter: typeFilter, limit: limit)
-      } catch let e as PlacesError {
-        throw e
-      } catch let e as IndexFormatError {
-        throw .index(e.withPath(index.file.path))
       } catch {
-        throw .index(.corrupt(path: index.file.path, section: "?", offset: 0, reason: "\(error)"))
+        throw .index(error, path: index.file.path)
       }
     }
     var out: [ExplainedSuggestion] = []

@@ -62,7 +62,7 @@ extension LoadedIndex {
   func breakdown(
     of place: ScoredPlace, words resolved: [ResolvedToken], plan: QueryPlan,
     filter: AutocompleteFilter, typeFilter: TypeFilter, limit: Int
-  ) throws -> ScoreBreakdown {
+  ) throws(IndexFormatError) -> ScoreBreakdown {
     var words = resolved
     // The relaxed pass looks for the words found only inside longer tokens in no place.
     if place.missing > 0 {

@@ -16,7 +16,7 @@ extension LoadedIndex {
   func search(
     _ plan: QueryPlan, filter: AutocompleteFilter, typeFilter: TypeFilter, limit: Int,
     regionLookup: Bool = true
-  ) throws -> [ScoredPlace] {
+  ) throws(IndexFormatError) -> [ScoredPlace] {
     try Self.search(
       [self], plan, filter: filter, typeFilter: typeFilter, limit: limit,
       regionLookup: regionLookup)
@@ -40,7 +40,7 @@ extension LoadedIndex {
   static func search(
     _ indexes: [LoadedIndex], _ plan: QueryPlan, filter: AutocompleteFilter,
     typeFilter: TypeFilter, limit: Int, regionLookup: Bool = true
-  ) throws -> [ScoredPlace] {
+  ) throws(IndexFormatError) -> [ScoredPlace] {
     guard !plan.tokens.isEmpty, !indexes.isEmpty else { return [] }
     let (resolved, keys) = try resolveWords(indexes, plan, limit: limit)
     var context = SearchContext(filter: filter, typeFilter: typeFilter, limit: limit)
@@ -59,7 +59,7 @@ extension LoadedIndex {
       }
       let driver = words.indices.min { words[$0].cost < words[$1].cost }!
       var best = TopPlaces(limit: limit)
-      try index.located {
+      try index.located { () throws(IndexFormatError) in
         try index.collect(words, drivers: [driver], missing: 0, context: context, into: &best)
       }
       for var p in best.places {
@@ -78,7 +78,7 @@ extension LoadedIndex {
   /// them for one index; without those whose places all lie outside a restriction region.
   static func searchOrder(
     _ indexes: [LoadedIndex], _ resolved: [[ResolvedToken]], context: SearchContext
-  ) throws -> [Int] {
+  ) throws(IndexFormatError) -> [Int] {
     guard indexes.count > 1 else { return [0] }
     var order: [(shard: Int, best: Double)] = []
     for (s, index) in indexes.enumerated() {
@@ -111,21 +111,31 @@ extension LoadedIndex {
   /// word's typo and inside-word candidates are kept only when the counts over all of them
   /// ask for them: typos when its tokens as typed hold too few places over all shards, inside
   /// longer words when nothing else matches it in any shard.
-  static func resolveWords(_ indexes: [LoadedIndex], _ plan: QueryPlan, limit: Int) throws
+  static func resolveWords(_ indexes: [LoadedIndex], _ plan: QueryPlan, limit: Int)
+    throws(IndexFormatError)
     -> (words: [[ResolvedToken]], keys: [WordKey?])
   {
     var keys = plan.tokens.indices.map { i in
       i < plan.tokens.count - 1 || plan.lastIsFinished
         ? WordKey(word: plan.tokens[i], limit: limit) : nil
     }
-    var resolved = try indexes.map { index in
-      try index.located {
-        try zip(plan.tokens, keys).map { t, key in
-          try key.map {
-            try index.recent.resolvedWords.value(for: $0) { try index.resolve(t, limit: limit) }
-          } ?? index.resolve(t, limit: limit)
-        }
-      }
+    var resolved: [[ResolvedToken]] = []
+    for index in indexes {
+      resolved.append(
+        try index.located { () throws(IndexFormatError) in
+          var words: [ResolvedToken] = []
+          for (t, key) in zip(plan.tokens, keys) {
+            guard let key else {
+              words.append(try index.resolve(t, limit: limit))
+              continue
+            }
+            words.append(
+              try index.recent.resolvedWords.value(for: key) { () throws(IndexFormatError) in
+                try index.resolve(t, limit: limit)
+              })
+          }
+          return words
+        })
     }
     for s in resolved.indices { shortWordAsPrefix(&resolved[s], plan) }
     guard indexes.count > 1 else { return (resolved, keys) }
@@ -153,7 +163,7 @@ extension LoadedIndex {
   /// other word are the candidates.
   private static func relaxed(
     _ indexes: [LoadedIndex], _ resolved: [[ResolvedToken]], context: SearchContext, limit: Int
-  ) throws -> [ScoredPlace] {
+  ) throws(IndexFormatError) -> [ScoredPlace] {
     var words = resolved
     var relaxedContext = context
     let count = resolved[0].count
@@ -174,7 +184,7 @@ extension LoadedIndex {
     var found: [ScoredPlace] = []
     for (s, index) in indexes.enumerated() {
       var best = TopPlaces(limit: limit)
-      try index.located {
+      try index.located { () throws(IndexFormatError) in
         try index.collect(
           words[s], drivers: Array(order.prefix(2)), missing: 1, context: relaxedContext,
           into: &best)
@@ -192,11 +202,11 @@ extension LoadedIndex {
   /// The best `limit` of the shards' places: by score, then as one index ranks places (most
   /// important first, then by element kind and id), which each shard's own rank order keeps.
   private static func merged(_ found: [ScoredPlace], _ indexes: [LoadedIndex], limit: Int)
-    throws -> [ScoredPlace]
+    throws(IndexFormatError) -> [ScoredPlace]
   {
-    let keys = try found.map { p -> (UInt16, UInt8, Int64) in
+    let keys = try found.map { (p) throws(IndexFormatError) -> (UInt16, UInt8, Int64) in
       let index = indexes[p.shard]
-      let e = try index.located { try index.places.entry(p.rank) }
+      let e = try index.located { () throws(IndexFormatError) in try index.places.entry(p.rank) }
       return (p.importance, e.osmKind, e.osmID)
     }
     let order = found.indices.sorted { a, b in
@@ -211,18 +221,18 @@ extension LoadedIndex {
   }
 
   /// `body`, with a format error naming this index's file.
-  func located<T>(_ body: () throws -> T) throws -> T {
-    do {
+  func located<T>(_ body: () throws(IndexFormatError) -> T) throws(IndexFormatError) -> T {
+    do throws(IndexFormatError) {
       return try body()
-    } catch let e as IndexFormatError {
-      throw e.withPath(file.path)
+    } catch {
+      throw error.withPath(file.path)
     }
   }
 
   /// How one typed word maps onto the dictionary: its prefix range, its exact token, and its
   /// typo candidates when the prefix alone finds too few places (or, when nothing else
   /// matches, the tokens it lies inside).
-  func resolve(_ t: String, limit: Int) throws -> ResolvedToken {
+  func resolve(_ t: String, limit: Int) throws(IndexFormatError) -> ResolvedToken {
     let range = try tokens.prefixRange(t)
     var cost = try postings.length(of: range, cap: 1_000_000)
     let rangeCost = cost

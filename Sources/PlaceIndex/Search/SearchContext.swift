@@ -29,7 +29,7 @@ struct SearchContext {
 
   /// Whether the type and country filters accept the place.
   @inline(__always)
-  func accepts(_ entry: PlaceMatch, in index: LoadedIndex) throws -> Bool {
+  func accepts(_ entry: PlaceMatch, in index: LoadedIndex) throws(IndexFormatError) -> Bool {
     if !anyType {
       guard
         typeFilter.accepts(

@@ -12,7 +12,9 @@ extension LoadedIndex {
   /// of the scalars it shares with the word before it, and once every entry of two adjacent
   /// columns exceeds the limit, the words that share that prefix are skipped without
   /// computing any.
-  func typoCandidates(_ token: String, excluding range: Range<Int>) throws -> [Int] {
+  func typoCandidates(_ token: String, excluding range: Range<Int>) throws(IndexFormatError)
+    -> [Int]
+  {
     let query = TypoWalk.units(token.unicodeScalars)
     let limit = Ranking.allowedEdits(scalars: query)
     guard limit > 0, let first = token.unicodeScalars.first else { return [] }

@@ -85,7 +85,7 @@ final class WordHitMap: @unchecked Sendable {
   }
 
   /// Reads the lists of `word`'s prefix range and typo candidates.
-  init(_ word: ResolvedToken, postings: Postings, placeCount: Int) throws {
+  init(_ word: ResolvedToken, postings: Postings, placeCount: Int) throws(IndexFormatError) {
     words = (placeCount + 63) / 64
     if Self.isFew(word, placeCount: placeCount) {
       var merger = try PostingsMerger(postings: postings, words: [word])
