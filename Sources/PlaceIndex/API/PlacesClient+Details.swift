@@ -35,10 +35,7 @@ extension PlacesClient {
       do throws(IndexFormatError) {
         return try details(of: e, rank: rank, in: index, request: request)
       } catch {
-        // The message as before the errors were typed: the format error, pathless, as the
-        // reason of a corrupt PLACES section.
-        throw .index(
-          .corrupt(path: index.file.path, section: "PLACES", offset: 0, reason: "\(error)"))
+        throw .index(error, path: index.file.path)
       }
     }
     throw .notFound("no place with ID '\(request.placeID)'")
