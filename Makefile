@@ -1,6 +1,7 @@
 # PlaceIndex: offline place autocomplete.
 #   make                  check system packages, build, compile the default pipeline, run a sample query
-#   make test             build and run the whole test suite (release mode: the real-data tests are heavy)
+#   make test             build and run the whole test suite (release mode: the real-data tests are heavy),
+#                         then the benchmark harness's own tests (Benchmarks/, a package of its own)
 #   make index PIPELINE=x build build/indexes/x.placeidx from Pipelines/x.pipeline
 #   make indexes          every pipeline whose extract is present
 #   make dist PIPELINE=x  pack x's index, manifest and attribution into build/dist/x-f….placeidx.tar
@@ -18,6 +19,7 @@ TEST_PACKAGES := chromium
 TABLES    := $(wildcard Data/*.tsv)
 EMBEDDED  := Sources/PlaceIndexBuilder/Pipeline/EmbeddedTables.swift
 SOURCES   := $(shell find Sources -name '*.swift' -o -name '*.h' -o -name '*.modulemap') Package.swift
+BENCH_PKG := --package-path Benchmarks
 SHARED    ?= $(or $(PLACEINDEX_SHARED),../shared)
 # One configuration for every build in .build/release (make, make test, make bench):
 # `swift test` compiles every module with -enable-testing, so the other builds do too; with
@@ -83,32 +85,39 @@ dist: index
 # $(SHARED)/data; with CI=true a missing $(SHARED)/data is an error. The example package
 # (ExamplePackageTests; SKIP_EXAMPLE_BUILD=1 skips it) is built before the tests run, so that its
 # compilation does not compete with the tests' time limits; the test's own build is then a no-op.
+# The benchmark harness's tests (BenchmarkTests, in the Benchmarks package) are built beside the
+# main ones and run after them, into build/bench-test.log; the run fails when either fails, and
+# the summary counts the skips of both and ends with both runs' closing lines.
 test: deps tables
 	@if [ -d "$(SHARED)/data" ]; then echo "real-data tests use $(SHARED)/data"; \
 	 elif [ "$(CI)" = true ]; then echo "CI: $(SHARED)/data not found: the real-data tests cannot be skipped in CI (set SHARED=DIR)"; exit 1; \
 	 else echo "NOTE: $(SHARED)/data not found: the tests that read real extracts and the plus-code reference data are skipped (counted at the end)"; fi
 	$(SWIFT) build $(RELEASE) --build-tests
+	$(SWIFT) build $(RELEASE) --build-tests $(BENCH_PKG)
 	@mkdir -p build; if [ "$(SKIP_EXAMPLE_BUILD)" != 1 ]; then \
 	  echo "$(SWIFT) build --package-path Examples/AppExample --scratch-path build/example-app"; \
 	  $(SWIFT) build --package-path Examples/AppExample --scratch-path build/example-app >build/example-app.log 2>&1 \
 	    || { cat build/example-app.log; exit 1; }; fi
-	@mkdir -p build; rm -f build/test.status; \
+	@mkdir -p build; rm -f build/test.status build/bench-test.status; \
 	{ PLACEINDEX_SHARED="$(abspath $(SHARED))" $(SWIFT) test -c release --skip-build --disable-xctest 2>&1; \
 	  echo $$? >build/test.status; } | tee build/test.log | awk -f Tests/Scripts/test-filter.awk; \
-	status=$$(cat build/test.status); \
-	SWIFT="$(SWIFT)" sh Tests/Scripts/test-summary.sh build/test.log "$(SHARED)" || status=1; exit $$status
+	echo "$(SWIFT) test -c release --skip-build --disable-xctest $(BENCH_PKG)"; \
+	{ PLACEINDEX_SHARED="$(abspath $(SHARED))" $(SWIFT) test -c release --skip-build --disable-xctest $(BENCH_PKG) 2>&1; \
+	  echo $$? >build/bench-test.status; } | tee build/bench-test.log | awk -f Tests/Scripts/test-filter.awk; \
+	status=$$(cat build/test.status); [ "$$(cat build/bench-test.status)" = 0 ] || status=1; \
+	SWIFT="$(SWIFT)" sh Tests/Scripts/test-summary.sh "$(SHARED)" build/test.log build/bench-test.log || status=1; exit $$status
 
 test-deps:
 	@$(MAKE) --no-print-directory deps PACKAGES="$(TEST_PACKAGES)"
 
 format:
-	$(SWIFT) format -i -r Sources Tests Package.swift
+	$(SWIFT) format -i -r Sources Tests Package.swift Benchmarks/Sources Benchmarks/Tests Benchmarks/Package.swift
 
 lint:
-	$(SWIFT) format lint -r Sources Tests Package.swift
+	$(SWIFT) format lint -r Sources Tests Package.swift Benchmarks/Sources Benchmarks/Tests Benchmarks/Package.swift
 
 clean:
-	rm -rf .build build
+	rm -rf .build build Benchmarks/.build
 
 # A self-contained placeidx: the Swift runtime and Foundation linked statically (its own scratch
 # path, so that the test build in .build/release is untouched), the data tables built in.
@@ -149,7 +158,10 @@ uninstall:
 #   make bench-quick   a minute-long subset; writes build/bench/quick/results.md and .json
 #   make bench-scale   growth with input size (a tiled extract, also as 5 and 20 shards);
 #                      writes Benchmarks/scale.md, .json, .svg
-BENCH_BIN           := .build/release/placeidx-bench
+# The harness is a package of its own (Benchmarks/Package.swift, depending on this one by path),
+# built in Benchmarks/.build with the same flags as `make test` builds it; it runs placeidx from
+# .build/release (--placeidx).
+BENCH_BIN           := Benchmarks/.build/release/placeidx-bench
 BENCH_PACKAGES      := libxml2-utils time gzip bzip2 wrk python3 python3-venv
 # The Tantivy peer (Benchmarks/peers/tantivy_peer.py): Debian's Python with the tantivy package
 # (Tantivy's official bindings, from PyPI) in a venv under build/, as Debian wants pip kept off
@@ -174,7 +186,7 @@ bench-deps:
 
 bench-build: deps bench-deps
 	$(SWIFT) build $(RELEASE) --product placeidx
-	$(SWIFT) build $(RELEASE) --product placeidx-bench
+	$(SWIFT) build $(RELEASE) $(BENCH_PKG) --product placeidx-bench
 
 bench: bench-build
 	$(BENCH_BIN) run --placeidx $(BIN) --extracts $(BENCH_EXTRACTS)

@@ -10,6 +10,9 @@
 //   OSMReader          streaming OSM XML stage (libxml2 + zlib + bzip2)
 //   PlaceIndexBuilder  the offline pipeline stages that turn OSM elements into an index
 //   placeidx           the command-line tool
+//
+// Kept in packages of their own, which depend on this one by path: the benchmark harness
+// (Benchmarks/, `make bench`) and the libFuzzer targets (Fuzz/, `make fuzz`).
 import PackageDescription
 
 let package = Package(
@@ -19,7 +22,6 @@ let package = Package(
     .library(name: "PlaceIndex", targets: ["PlaceIndex"]),
     .library(name: "PlaceIndexBuilder", targets: ["PlaceIndexBuilder"]),
     .executable(name: "placeidx", targets: ["placeidx"]),
-    .executable(name: "placeidx-bench", targets: ["placeidx-bench"]),
   ],
   targets: [
     // C libraries from the system, found with pkg-config where Debian ships a .pc file.
@@ -52,16 +54,6 @@ let package = Package(
         "PlaceIndex", "PlaceIndexBuilder", "PlaceIndexFormat", "PlaceCore", "CMicroHTTPD",
       ]),
 
-    // Benchmark harness (`make bench`): PlaceIndex beside an SQLite FTS5 + R*Tree peer. Only the
-    // benchmark links SQLite.
-    .systemLibrary(
-      name: "CSQLite", path: "Benchmarks/CSQLite", pkgConfig: "sqlite3",
-      providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]),
-    .executableTarget(
-      name: "placeidx-bench",
-      dependencies: ["PlaceIndex", "PlaceIndexBuilder", "PlaceCore", "OSMReader", "CSQLite"],
-      path: "Benchmarks/Sources/placeidx-bench"),
-
     // Paths and process helpers shared by the test targets.
     .target(name: "TestSupport", dependencies: ["PlaceCore"], path: "Tests/Support"),
     .testTarget(name: "PlaceCoreTests", dependencies: ["PlaceCore", "TestSupport"]),
@@ -73,7 +65,6 @@ let package = Package(
     .testTarget(
       name: "PlaceIndexTests",
       dependencies: ["PlaceIndex", "PlaceIndexBuilder", "PlaceIndexFormat", "TestSupport"]),
-    .testTarget(name: "BenchmarkTests", dependencies: ["placeidx-bench", "PlaceCore"]),
     .testTarget(
       name: "EndToEndTests",
       dependencies: [

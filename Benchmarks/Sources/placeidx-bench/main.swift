@@ -36,6 +36,9 @@ let usage = """
           headers. Prints the figures as JSON.
   tile    the synthetic-scale generator alone: FACTOR copies of an uncompressed extract,
           shifted side by side, with fresh ids.
+
+  --root is the repository (default: the current folder); --placeidx defaults to
+  ROOT/.build/release/placeidx (`make build`), the harness being built in Benchmarks/.build.
   """
 
 /// `--name value` options and flags.
@@ -91,10 +94,8 @@ func main() throws {
   let o = try Options(args, flags: ["quick", "keep", "no-tantivy", "reuse"])
   let root = o.values["root"] ?? FileManager.default.currentDirectoryPath
   let me = selfPath()
-  let placeidx = absolute(
-    o.values["placeidx"]
-      ?? ((me as NSString).deletingLastPathComponent as NSString).appendingPathComponent("placeidx"),
-    root: root)
+  // The harness is built in its own package (Benchmarks/.build), placeidx in the root's .build.
+  let placeidx = absolute(o.values["placeidx"] ?? ".build/release/placeidx", root: root)
   let seed = UInt64(o.values["seed"] ?? "") ?? 20_240_601
   /// The options `run` and `scale` share, with their default work folder and targets.
   func setup(work: String, perCategory: Int) throws -> BenchSetup {

@@ -7,10 +7,10 @@ import Testing
 /// The parts of `make bench-scale` that decide what it measures: the tiler's shards, the shard
 /// split, the request mix and the reading of the build's report.
 @Suite struct ScaleTests {
+  /// The repository's sample extract (this file is Benchmarks/Tests/BenchmarkTests/…).
   static let sample = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-    .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent(
-      "Data/sample.osm"
-    ).path
+    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    .appendingPathComponent("Data/sample.osm").path
 
   static func temporaryDirectory() throws -> URL {
     let dir = FileManager.default.temporaryDirectory.appendingPathComponent(

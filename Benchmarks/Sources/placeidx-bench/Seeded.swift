@@ -1,0 +1,1 @@
+../../../Sources/PlaceCore/Support/Seeded.swift
