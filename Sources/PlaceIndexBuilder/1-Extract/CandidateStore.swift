@@ -45,14 +45,7 @@ final class CandidateStore {
         for k in 0..<4 { scratch.append(UInt8(truncatingIfNeeded: u >> (8 * k))) }
       }
     }
-    let tags = e.tags.packed
-    var n = tags.count
-    while n >= 0x80 {
-      scratch.append(UInt8(n & 0x7F) | 0x80)
-      n >>= 7
-    }
-    scratch.append(UInt8(n))
-    scratch.append(contentsOf: tags)
+    PackedTags.append(bytes: e.tags.packed, to: &scratch)
     entries.append((e.kind.rawValue, e.id, file.size))
     try scratch.withUnsafeBytes { try file.append($0.baseAddress!, count: $0.count) }
   }

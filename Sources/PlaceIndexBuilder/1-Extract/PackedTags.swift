@@ -70,7 +70,9 @@ struct PackedTags: Sendable {
     append(bytes: text.utf8, to: &out)
   }
 
-  private static func append(bytes: some Collection<UInt8>, to out: inout [UInt8]) {
+  /// Appends `bytes` after their count as a varint (the packing of every tag string, and of
+  /// a candidate's whole tag block in ``CandidateStore``).
+  static func append(bytes: some Collection<UInt8>, to out: inout [UInt8]) {
     var n = bytes.count
     while n >= 0x80 {
       out.append(UInt8(n & 0x7F) | 0x80)
