@@ -149,6 +149,13 @@ enum Tiler {
   /// Writes `factor` copies of `input` to `output`; returns the bytes written.
   @discardableResult
   static func tile(input: String, factor: Int, output: String) throws -> Int {
+    // createFile replaces what is there by renaming a new file onto it: a device such as
+    // /dev/stdout would become a regular file ('-' is standard output).
+    if let type = try? FileManager.default.attributesOfItem(atPath: output)[.type]
+      as? FileAttributeType, type != .typeRegular
+    {
+      throw HarnessError("\(output) is not a regular file (write to standard output with -)")
+    }
     _ = FileManager.default.createFile(atPath: output, contents: nil)
     guard let out = FileHandle(forWritingAtPath: output) else {
       throw HarnessError("cannot write \(output)")

@@ -62,7 +62,7 @@ package enum EastAsianSpelling {
   /// A Han character (as the builder spells them).
   package static func isHan(_ s: Unicode.Scalar) -> Bool {
     s.value &- 0x4E00 < 0x5200 || s.value &- 0x3400 < 0x19C0 || s.value &- 0xF900 < 0x200
-      || s.value &- 0x20000 < 0x12000 || s.value == 0x3007
+      || s.value &- 0x20000 < 0x123B0 || s.value == 0x3007
   }
 
   /// A Hiragana or Katakana character, with the marks and the half-width forms.
@@ -76,13 +76,15 @@ package enum EastAsianSpelling {
   /// its syllable, from the first syllable on that it starts ("shan" on 中山 → 山; "zhongsh"
   /// → 中山); a run of Kana from its start, as far as the spelling of its first characters
   /// reaches ("sukai" on スカイツリー → スカイ). In a `japanese` name (the builder's rule:
-  /// one with Kana) Han has no spelling.
+  /// one with Kana) Han has no spelling; `japanese` is asked only for a token in Han or Kana
+  /// (the caller scans the whole name for it).
   package static func coveredRange(
-    of query: [Unicode.Scalar], in token: [Unicode.Scalar], japanese: Bool
+    of query: [Unicode.Scalar], in token: [Unicode.Scalar], japanese: @autoclosure () -> Bool
   ) -> Range<Int>? {
     guard !query.isEmpty, query.allSatisfy({ $0.value < 0x80 }),
-      token.contains(where: { isKana($0) || (!japanese && isHan($0)) })
+      token.contains(where: { isKana($0) || isHan($0) })
     else { return nil }
+    let japanese = japanese()
     let q = String(String.UnicodeScalarView(query))
     var i = 0
     while i < token.count {

@@ -1,4 +1,5 @@
 import Foundation
+import PlaceCore
 
 /// Every setting of the search in one place: the weights of the ranking formula, the limits
 /// that bound a request's work, and the rules that fold duplicates into one suggestion
@@ -107,13 +108,11 @@ enum Ranking {
   /// ideographs and their extensions, the compatibility ideographs, 々 and 〇), Hiragana and
   /// Katakana (with the length mark and the half-width forms), Hangul syllables and jamo.
   static func isSyllable(_ v: UInt32) -> Bool {
-    switch v {
-    case 0x3005, 0x3007: true  // 々 (repeats the ideograph before it), 〇
-    case 0x3040...0x30FF, 0x31F0...0x31FF, 0xFF66...0xFF9F: true  // Kana
-    case 0x1100...0x11FF, 0x3130...0x318F, 0xAC00...0xD7A3: true  // Hangul
-    case 0x3400...0x4DBF, 0x4E00...0x9FFF, 0xF900...0xFAFF, 0x20000...0x323AF: true  // Han
-    default: false
-    }
+    guard let s = Unicode.Scalar(v) else { return false }
+    // Han and Kana as the builder spells them (EastAsianSpelling); 々 repeats the ideograph
+    // before it; Hangul syllables and jamo.
+    return v == 0x3005 || EastAsianSpelling.isHan(s) || EastAsianSpelling.isKana(s)
+      || LatinTransliteration.isHangul(s) || v &- 0x1100 < 0x100 || v &- 0x3130 < 0x60
   }
   /// A word looks for typo candidates only when its tokens as typed hold fewer places than
   /// this many times the result limit.
