@@ -27,6 +27,11 @@ package enum IndexFault: Error, Equatable, Sendable, CustomStringConvertible {
   case sectionTooLarge(section: String, bytes: Int, limit: Int)
   /// More places than ranks reach (``IndexLayout/maxPlaces``).
   case tooManyPlaces(count: Int, limit: Int)
+  /// POSTINGS lists place `place` under `token` in `part`, but the place's TERMS do not.
+  case termMissing(place: Int, token: Int, part: String)
+  /// TERMS lists more tokens over all places than POSTINGS lists places over all tokens: a
+  /// place's TERMS name a token whose postings lack it.
+  case termsBeyondPostings(terms: Int, postings: Int)
 
   package var description: String {
     switch self {
@@ -47,6 +52,10 @@ package enum IndexFault: Error, Equatable, Sendable, CustomStringConvertible {
       "place \(rank) (\(place)) follows \(previous) at equal importance: ties must be in element order (kind, then id)"
     case .sectionTooLarge(let section, let bytes, let limit):
       "the \(section) section would hold \(bytes) bytes, over the format's \(limit) (its offsets are 32-bit): build the extract as several shards (placeidx build --split-by-country, or one build per region)"
+    case .termMissing(let place, let token, let part):
+      "POSTINGS gives place \(place) token \(token) in its \(part), which its TERMS lack: TERMS must be the inverse of POSTINGS"
+    case .termsBeyondPostings(let terms, let postings):
+      "TERMS list \(terms) tokens over all places but POSTINGS \(postings) places over all tokens: TERMS must be the inverse of POSTINGS"
     case .tooManyPlaces(let count, let limit):
       "\(count) places, over the format's \(limit) per file: build the extract as several shards (placeidx build --split-by-country, or one build per region)"
     }

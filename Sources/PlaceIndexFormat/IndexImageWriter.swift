@@ -129,7 +129,9 @@ package enum IndexImageWriter {
     file.writer.dataTimestamp = content.dataTimestamp
     file.writer.optionsHash = content.optionsHash
     try file.add(.tokens, TokenDictionaryWriter.serialize(tokens))
-    try file.add(.postings, postings(source, tokens: tokens))
+    let (postingsBytes, termsBytes) = postings(source, tokens: tokens)
+    try file.add(.postings, postingsBytes)
+    try file.add(.terms, termsBytes)
     // Type lists, the most used first: small ids, and the four most used share a byte with a
     // record's flags.
     let order = uses.indices.sorted { uses[$0] != uses[$1] ? uses[$0] > uses[$1] : $0 < $1 }
@@ -187,8 +189,10 @@ package enum IndexImageWriter {
   /// The POSTINGS section. Three lists per token: the places that carry it in their primary
   /// name, those that carry it only in an alternative name, and those that carry it only in
   /// their context. Counted in one pass over the places and filled in a second, into one
-  /// array of four bytes per posting.
-  static func postings(_ source: some IndexPlaceSource, tokens: [String]) -> [UInt8] {
+  /// array of four bytes per posting. With the TERMS section: the same lists by place.
+  static func postings(_ source: some IndexPlaceSource, tokens: [String]) -> (
+    postings: [UInt8], terms: [UInt8]
+  ) {
     var tokenID: [String: Int] = [:]
     tokenID.reserveCapacity(tokens.count)
     for (i, t) in tokens.enumerated() { tokenID[t] = i }
@@ -204,8 +208,12 @@ package enum IndexImageWriter {
     }
     // starts[3t + part] is where list (t, part) begins in `entries`.
     var starts = [Int](repeating: 0, count: 3 * tokens.count + 1)
+    // A name's tokens that start with a digit (a housenumber) are its own in TERMS.
+    let own = tokens.map { $0.utf8.first.map { $0 &- 0x30 < 10 } ?? false }
+    var terms = TermListsWriter { own[$0] }
     for p in 0..<source.count {
       let (ids, altIDs, contextIDs) = lists(p)
+      terms.count(name: ids.sorted(), context: contextIDs.sorted())
       for t in ids { starts[3 * t + 1] += 1 }
       for t in altIDs { starts[3 * t + 2] += 1 }
       for t in contextIDs { starts[3 * t + 3] += 1 }
@@ -215,6 +223,7 @@ package enum IndexImageWriter {
     var entries = [UInt32](repeating: 0, count: starts[starts.count - 1])
     for p in 0..<source.count {
       let (ids, altIDs, contextIDs) = lists(p)
+      terms.append(name: ids.sorted(), alternative: altIDs.sorted(), context: contextIDs.sorted())
       for t in ids {
         entries[next[3 * t]] = UInt32(p)
         next[3 * t] += 1
@@ -231,8 +240,9 @@ package enum IndexImageWriter {
     next = []
     tokenID = [:]
     func list(_ k: Int) -> [Int] { entries[starts[k]..<starts[k + 1]].map { Int($0) } }
-    return PostingsWriter.serialize(count: tokens.count) { t in
+    let postings = PostingsWriter.serialize(count: tokens.count) { t in
       (list(3 * t), list(3 * t + 1), list(3 * t + 2))
     }
+    return (postings, terms.bytes)
   }
 }

@@ -181,6 +181,15 @@ package struct PlaceTable: @unchecked Sendable {
     return (context, number)
   }
 
+  /// The importance of place `index`: from `decoded` when given, else from IMPORTANCE.
+  @inline(__always)
+  package func importance(of index: Int, decoded: DecodedContexts.View? = nil)
+    throws(IndexFormatError) -> UInt16
+  {
+    if let d = decoded, index >= 0, index < d.importance.count { return d.importance[index] }
+    return try importance.importance(of: index)
+  }
+
   /// Decodes record `index` whole.
   package func entry(_ index: Int) throws(IndexFormatError) -> PlaceEntry {
     var r = try record(index)

@@ -335,18 +335,6 @@ package struct PostingsCursor {
     return nil
   }
 
-  /// Reads the rest of the list: for each place p, ORs `bits` into `hits[p]` and, when `set`
-  /// is given, sets bit p of it (64 places a word, low bit first). Both must hold every place
-  /// of the index.
-  package mutating func mark(
-    _ bits: UInt16, in hits: UnsafeMutablePointer<UInt16>, set: UnsafeMutablePointer<UInt64>?
-  ) throws(IndexFormatError) {
-    while let p = try next() {
-      hits[p] |= bits
-      if let set { set[p >> 6] |= 1 << UInt64(p & 63) }
-    }
-  }
-
   /// The next place of a gap-coded list.
   @inline(__always)
   private mutating func nextGap() throws(IndexFormatError) -> Int {

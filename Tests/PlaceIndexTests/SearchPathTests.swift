@@ -244,7 +244,7 @@ struct SearchOracleTests {
     var resolved = try plan.tokens.map { try index.resolve($0, limit: limit) }
     LoadedIndex.shortWordAsPrefix(&resolved, plan)
     let maps = try resolved.map {
-      try WordHitMap($0, postings: index.postings, placeCount: index.places.count)
+      try PostingsHitMap($0, postings: index.postings, placeCount: index.places.count)
     }
     let context = SearchContext(filter: filter, typeFilter: .any, limit: limit)
     var all: [ScoredPlace] = []
@@ -375,7 +375,7 @@ struct WordHitsTests {
     var compared = 0
     var withTypos = 0
     for word in try words(index, count: 120, seed: 11) {
-      let map = try WordHitMap(word, postings: index.postings, placeCount: index.places.count)
+      let map = try PostingsHitMap(word, postings: index.postings, placeCount: index.places.count)
       var merger = try PostingsMerger(postings: index.postings, words: [word])
       var fromMerger: [Int: UInt16] = [:]
       while let rank = try merger.next() { fromMerger[rank] = merger.hits.rawValue }
@@ -391,6 +391,26 @@ struct WordHitsTests {
     #expect(compared > 1000 && withTypos > 0)
   }
 
+  /// What a place's tokens (TERMS) tell of a word is what the word's postings tell, for every
+  /// place: the search checks the words after the driving one that way.
+  @Test func thePlacesTokensTellWhatThePostingsTell() throws {
+    let index = try LoadedIndex(path: try helsinkiSearchIndex.get())
+    var matched = 0
+    var withTypos = 0
+    var terms = PlaceTerms()
+    for word in try words(index, count: 60, seed: 41) {
+      let map = try PostingsHitMap(word, postings: index.postings, placeCount: index.places.count)
+      for rank in 0..<index.places.count {
+        try index.terms.terms(of: rank, into: &terms, shared: try index.sharedTerms)
+        let hits = WordHits.of(word, in: terms)
+        #expect(hits == map[rank], "rank \(rank)")
+        if hits != [] { matched += 1 }
+      }
+      if !word.typos.isEmpty { withTypos += 1 }
+    }
+    #expect(matched > 1000 && withTypos > 0, "\(matched) matched, \(withTypos) with typos")
+  }
+
   /// A merger asked for places in ascending order, far apart or next to each other (bitmap
   /// lists pass whole bytes), tells for each what the hit map tells.
   @Test func seekingPlacesInRankOrderTellsWhatTheHitMapTells() throws {
@@ -399,7 +419,7 @@ struct WordHitsTests {
     var hitsFound = 0
     var asked = 0
     for word in try words(index, count: 120, seed: 23) {
-      let map = try WordHitMap(word, postings: index.postings, placeCount: index.places.count)
+      let map = try PostingsHitMap(word, postings: index.postings, placeCount: index.places.count)
       var merger = try PostingsMerger(postings: index.postings, words: [word])
       var rank = random.below(8)
       while rank < index.places.count {
@@ -427,7 +447,7 @@ struct WordHitsTests {
       for token in Tokenizer.tokens(primary).map(\.text) where !token.isEmpty {
         let word = try index.resolve(token, limit: 5)
         guard word.exact != nil else { continue }
-        let map = try WordHitMap(word, postings: index.postings, placeCount: index.places.count)
+        let map = try PostingsHitMap(word, postings: index.postings, placeCount: index.places.count)
         #expect(map[rank].contains([.range(.name), .exact(.name)]), "\(primary): \(token)")
         checked += 1
       }

@@ -256,6 +256,85 @@ struct VerifyRulesTests {
           rank: secondRank, previous: values[runs - 1], importance: values[runs - 2]))
   }
 
+  /// The sample's TERMS rewritten with `change` applied to each place's lists (name,
+  /// alternative, context, each ascending), every checksum consistent.
+  func withTerms(_ change: @escaping (Int, inout [[Int]]) -> Void) throws -> [UInt8] {
+    let file = try IndexFile(bytes: MappedBytes(copying: FuzzHarness.sampleIndexBytes), path: "s")
+    let (s, b) = try file.requiredBytes(.terms)
+    let (_, tb) = try file.requiredBytes(.tokens)
+    let tokenCount = try TokenDictionary(tb, fileOffset: 0).count
+    let placeCount = FuzzHarness.sampleClient.indexes[0].placeCount
+    let table = try TermLists(
+      b, fileOffset: s.offset, placeCount: placeCount, tokenCount: tokenCount)
+    var lists: [[[Int]]] = []
+    var t = PlaceTerms()
+    for rank in 0..<placeCount {
+      try table.terms(of: rank, into: &t)
+      let ints = t.tokens.map(Int.init)
+      var parts = [
+        ints[..<t.nameEnd].sorted(), ints[t.nameEnd..<t.alternativeEnd].sorted(),
+        ints[t.alternativeEnd...].sorted(),
+      ]
+      change(rank, &parts)
+      lists.append(parts)
+    }
+    var w = TermListsWriter(isOwn: { _ in false })
+    for l in lists { w.count(name: l[0], context: l[2]) }
+    for l in lists { w.append(name: l[0], alternative: l[1], context: l[2]) }
+    let section = w.bytes
+    return try CorruptIndexTests.replacingSection(.terms, of: FuzzHarness.sampleIndexBytes) {
+      _ in section
+    }
+  }
+
+  @Test("TERMS rewritten as they are passes; TERMS that disagree with POSTINGS are refused")
+  func termsAgainstPostings() throws {
+    #expect(try fault(try withTerms { _, _ in }) == nil)
+    // Place 0 without its first name token: POSTINGS still lists it there.
+    var dropped = -1
+    let missing = try withTerms { rank, parts in
+      if rank == 0 { dropped = parts[0].removeFirst() }
+    }
+    let f = try #require(try fault(missing))
+    #expect(f.section == "TERMS")
+    #expect(f.fault == .termMissing(place: 0, token: dropped, part: "name"))
+    // Place 1's name token also in its context, where POSTINGS does not list it: a token in
+    // two parts of one place.
+    let twice = try withTerms { rank, parts in
+      if rank == 1, let first = parts[0].first { parts[2] = (parts[2] + [first]).sorted() }
+    }
+    expectTermsRefused(twice, reason: "place 1 lists a token twice")
+    // Place 2 with a context token that POSTINGS does not give it.
+    let extra = try withTerms { rank, parts in
+      if rank == 2 {
+        let all = Set(parts.joined())
+        let t = (0..<1_000).first { !all.contains($0) }!
+        parts[2] = (parts[2] + [t]).sorted()
+      }
+    }
+    let g = try #require(try fault(extra))
+    #expect(g.section == "TERMS")
+    guard case .termsBeyondPostings(let terms, let postings) = g.fault else {
+      Issue.record("expected termsBeyondPostings, got \(g.fault)")
+      return
+    }
+    #expect(terms == postings + 1)
+  }
+
+  /// `verify()` refuses `bytes` as a corrupt TERMS section whose reason holds `reason`.
+  func expectTermsRefused(_ bytes: [UInt8], reason: String) {
+    #expect {
+      let index = try LoadedIndex(
+        file: IndexFile(bytes: MappedBytes(copying: bytes), path: Self.path))
+      try index.verifyFormat()
+    } throws: { error in
+      guard case .corrupt(_, let section, _, let r) = error as? IndexFormatError else {
+        return false
+      }
+      return section == "TERMS" && r.contains(reason)
+    }
+  }
+
   /// Two places of equal importance, and one less important.
   static func tiedContent() -> IndexContent {
     var content = IndexContent()
@@ -271,7 +350,7 @@ struct VerifyRulesTests {
     content.typeNames = ["establishment"]
     content.typeLists = [[0]]
     content.metadataJSON = Array(
-      #"{"attribution":"a","formatVersion":"6.0","license":"l","options":"","placeCount":3,"source":"t","sourceTimestamp":""}"#
+      #"{"attribution":"a","formatVersion":"7.0","license":"l","options":"","placeCount":3,"source":"t","sourceTimestamp":""}"#
         .utf8)
     content.vocabularyTSV = "type\ttable\tgroup\tgeneric\n"
     content.abbreviationsTSV = "language\tfull\tabbreviations\tsuffix\n"

@@ -98,7 +98,8 @@ struct Corpus: Sendable {
       if rankOfID[id] == nil { rankOfID[id] = rank }
       if let c = Category.of(places[rank]), c == .poi || c == .place || c == .street {
         places[rank].otherScriptNames = try Self.otherScriptNames(
-          of: id, name: name, client: client)
+          of: id, name: name, client: client,
+          languages: try index.nameLanguagesForTesting(rank: rank))
       }
     }
     self.places = places
@@ -114,13 +115,14 @@ struct Corpus: Sendable {
   ]
 
   /// The names of place `id` in `otherScriptLanguages` that are in another script than `name`
-  /// and not Latin, each once.
-  static func otherScriptNames(of id: String, name: String, client: PlacesClient) throws
-    -> [String]
-  {
+  /// and not Latin, each once; `languages` are those of its alternative names.
+  static func otherScriptNames(
+    of id: String, name: String, client: PlacesClient, languages: Set<String>
+  ) throws -> [String] {
     let own = Script.of(name)
     var out: [String] = []
-    for language in otherScriptLanguages {
+    // A language the place has no name in shows its plain name: only its own are asked for.
+    for language in otherScriptLanguages where languages.contains(language) {
       let p = try client.fetchPlace(
         with: FetchPlaceRequest(
           placeID: id, placeProperties: [.displayName], languageCode: language))

@@ -11,6 +11,8 @@ public final class LoadedIndex: Sendable {
   let strings: StringTable
   let tokens: TokenDictionary
   let postings: Postings
+  /// Each place's tokens by rank: what the words after the driving one are checked against.
+  let terms: TermLists
   let places: PlaceTable
   let geo: GeoTable
   /// Ways' and relations' bounding boxes; nil in files before format 6.1.
@@ -20,6 +22,7 @@ public final class LoadedIndex: Sendable {
   private let abbreviationsCell: ParsedOnce<Abbreviations, PlacesError>
   // The search's cells fail with a format error naming the file, as the search does.
   private let contextsCell: ParsedOnce<DecodedContexts, IndexFormatError>
+  private let sharedTermsCell: ParsedOnce<SharedTermLists, IndexFormatError>
   private let extentCell: ParsedOnce<ShardExtent, IndexFormatError>
   private let tokenTextCell: ParsedOnce<TokenText, IndexFormatError>
   /// What recent requests computed from this index, kept for the next ones (bounded per
@@ -64,6 +67,18 @@ public final class LoadedIndex: Sendable {
         throw .corrupt(
           path: path, section: "POSTINGS", offset: qo,
           reason: "\(postings.tokenCount) items for \(tokens.count) tokens (one per token)")
+      }
+      let (rb, ro) = try section(.terms)
+      terms = try TermLists(rb, fileOffset: ro, placeCount: places.count, tokenCount: tokens.count)
+      let termLists = terms
+      sharedTermsCell = ParsedOnce {
+        Result { () throws(IndexFormatError) -> SharedTermLists in
+          do throws(IndexFormatError) {
+            return try termLists.decodeShared()
+          } catch {
+            throw error.withPath(path)
+          }
+        }
       }
       let (gb, go) = try section(.geo)
       geo = try GeoTable(gb, fileOffset: go, places: places)
@@ -168,6 +183,11 @@ public final class LoadedIndex: Sendable {
     get throws(IndexFormatError) { try contextsCell.get() }
   }
 
+  /// TERMS' shared lists, decoded on first use (4 bytes a token of a shared list).
+  var sharedTerms: SharedTermLists {
+    get throws(IndexFormatError) { try sharedTermsCell.get() }
+  }
+
   /// The box around the places and their highest importance (read on first use), for a
   /// client of several indexes to skip this one.
   var extent: ShardExtent {
@@ -215,12 +235,65 @@ public final class LoadedIndex: Sendable {
     try places.verifyRankOrder()
     try geo.verify()
     try viewports?.verify()
+    try verifyTerms()
+  }
+
+  /// Checks that TERMS is the inverse of POSTINGS: a place lists a token in a part exactly
+  /// when it lies in that token's list of the part. (Every place's terms are held flat while
+  /// the postings are read: 4 bytes a posting.)
+  private func verifyTerms() throws(IndexFormatError) {
+    var starts: [Int32] = [0]
+    var flat: [Int32] = []
+    starts.reserveCapacity(places.count + 1)
+    try terms.verify { (_, t) throws(IndexFormatError) in
+      for (i, token) in t.tokens.enumerated() {
+        flat.append(token << 2 | Int32(t.part(at: i).rawValue))
+      }
+      starts.append(Int32(flat.count))
+    }
+    let offset = file.section(.terms)?.offset ?? 0
+    var postingCount = 0
+    try postings.forEachList(of: 0..<postings.tokenCount) {
+      (token, lists) throws(IndexFormatError) in
+      for part in PostingsPart.allCases {
+        var c = lists[part]
+        let entry = Int32(token) << 2 | Int32(part.rawValue)
+        while let place = try c.next() {
+          postingCount += 1
+          guard flat[Int(starts[place])..<Int(starts[place + 1])].contains(entry) else {
+            throw .fault(
+              path: "", section: "TERMS", offset: offset,
+              .termMissing(place: place, token: token, part: "\(part)"))
+          }
+        }
+      }
+    }
+    guard postingCount == flat.count else {
+      throw .fault(
+        path: "", section: "TERMS", offset: offset,
+        .termsBeyondPostings(terms: flat.count, postings: postingCount))
+    }
   }
 }
 
 extension LoadedIndex {
   /// The place ID of the place at `rank` (for tools and tests that walk an index; behind the
   /// `Testing` SPI, so not part of the SDK an app sees).
+  /// The languages (lower case) of the alternative names of the place at `rank`: the only
+  /// ones a details request's `languageCode` can change its display name for (for tools that
+  /// walk an index; behind the `Testing` SPI).
+  @_spi(Testing) public func nameLanguagesForTesting(rank: Int) throws(PlacesError) -> Set<String> {
+    do throws(IndexFormatError) {
+      let e = try places.entry(rank)
+      return Set(
+        try e.names.map { (n) throws(IndexFormatError) in
+          try strings.string(n.language).lowercased()
+        })
+    } catch {
+      throw .index(error, path: file.path)
+    }
+  }
+
   @_spi(Testing) public func placeIDForTesting(rank: Int) throws(PlacesError) -> String {
     do throws(IndexFormatError) {
       let e = try places.entry(rank)

@@ -12,14 +12,12 @@ struct Candidates {
   /// How many postings the drivers hold (the candidates when no region narrows them).
   let cost: Int
   /// The places whose name carries the single driver's exact token, ascending (empty when
-  /// it has none); nil when the candidates are a restriction region's places.
+  /// it has none); nil when the candidates are a restriction region's places, or when they
+  /// are more than ``Ranking/exactNamesRead``.
   private(set) var exactNames: [Int]? = nil
-  /// When the search reads from both ends (``LoadedIndex/readsFromBothEnds(_:cost:)``):
-  /// every place's hits for the single driving word, read whole once, instead of merged
-  /// lists.
-  private(set) var driverMap: WordHitMap? = nil
-  /// The rank `next()` returned last from ``driverMap``.
-  private var last = -1
+  /// Whether the search reads from both ends (``LoadedIndex/readsFromBothEnds(_:cost:)``):
+  /// the single driving word's postings in rank order, and the places around the focus.
+  private(set) var readsBothEnds = false
   private var droppedContexts = false
   /// The last place whose name carries the exact token, or -1: after it, no place can score
   /// the driving word as a whole name word (`Int.max` when the postings are not read).
@@ -41,29 +39,26 @@ struct Candidates {
     var names: [Int] = []
     if words.count == 1, let exact = words[0].exact {
       let lists = try index.postings.lists(exact)
+      // A whole word of many places' names ("1", "street") is not read ahead: its places
+      // would cost more than the bound they tighten.
+      guard lists.name.count + lists.alternative.count <= Ranking.exactNamesRead else {
+        readsBothEnds = words.count == 1 && index.readsFromBothEnds(context, cost: cost)
+        merger = try PostingsMerger(postings: index.postings, words: words)
+        return
+      }
       for var c in [lists.name, lists.alternative] {
         while let p = try c.next() { names.append(p) }
       }
       names.sort()
     }
     exactNames = names
-    guard words.count == 1, index.readsFromBothEnds(context, cost: cost) else {
-      merger = try PostingsMerger(postings: index.postings, words: words)
-      return
-    }
-    driverMap = try WordHitMap(words[0], postings: index.postings, placeCount: index.places.count)
+    readsBothEnds = words.count == 1 && index.readsFromBothEnds(context, cost: cost)
+    merger = try PostingsMerger(postings: index.postings, words: words)
   }
 
   /// The next place rank, each rank once, ascending.
   mutating func next() throws(IndexFormatError) -> Int? {
     if merger != nil { return try merger!.next() }
-    if let driverMap {
-      guard let rank = driverMap.first(from: last + 1, context: !droppedContexts) else {
-        return nil
-      }
-      last = rank
-      return rank
-    }
     guard position < inRegion.count else { return nil }
     defer { position += 1 }
     return inRegion[position]
@@ -85,14 +80,12 @@ struct Candidates {
   /// Whether the drivers' words may lie in a name of the place `next()` returned last; false
   /// only when the postings say they lie in its context alone.
   var mayMatchName: Bool {
-    if let driverMap { return driverMap.inName(last) }
-    return merger.map { !$0.hits.isDisjoint(with: .inName) } ?? true
+    merger.map { !$0.hits.isDisjoint(with: .inName) } ?? true
   }
 
   /// Whether the driver's word may lie in a name of that place as a whole token; false only
   /// when the postings say it does not.
   var mayMatchExactName: Bool {
-    if let driverMap { return !driverMap[last].isDisjoint(with: .exactInName) }
-    return merger.map { !$0.hits.isDisjoint(with: .exactInName) } ?? true
+    merger.map { !$0.hits.isDisjoint(with: .exactInName) } ?? true
   }
 }

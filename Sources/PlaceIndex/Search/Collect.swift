@@ -26,7 +26,7 @@ extension LoadedIndex {
     while let rank = try candidates.next() {
       if exactOnly != nil, try exactOnly!.hits(at: rank) == [] { continue }
       // Nearness keeps this scan from stopping: read the rest from both ends.
-      if decodes == Ranking.nearFirstAfter && candidates.driverMap != nil && maxGeo > 0,
+      if decodes == Ranking.nearFirstAfter && candidates.readsBothEnds && maxGeo > 0,
         try collectNearFirst(
           after: rank, &candidates, importanceBound: lastImportance, scorer: &scorer,
           into: &best)
@@ -44,7 +44,7 @@ extension LoadedIndex {
         if !candidates.mayMatchName { candidates.dropContextLists() }
         continue
       }
-      let importance = try scorer.decode(rank)
+      let importance = try scorer.importance(of: rank)
       decodes += 1
       lastImportance = importance
       // Places come in rank order, so importance only falls from here: stop when even a
@@ -55,7 +55,7 @@ extension LoadedIndex {
       // candidates whose name carries one are read from here (a search of several short
       // words, "R A", would else read every candidate: each word may be some name's whole
       // word, so the bound above stays high).
-      if exactOnly == nil && best.isFull && candidates.driverMap == nil
+      if exactOnly == nil && best.isFull && !candidates.readsBothEnds
         && scorer.maxTextOfPrefixes + maxGeo + importance < best.worst
       {
         guard let names = try scorer.exactNames() else { break }
@@ -65,14 +65,5 @@ extension LoadedIndex {
       try scorer.score(
         rank, driverHits: candidates.hits, importance: importance, geoBound: maxGeo, into: &best)
     }
-  }
-  /// Every place's hits for `word`, read from its postings; kept under `key` for the next
-  /// keystrokes when the word is finished (a key is given).
-  func hitMap(_ word: ResolvedToken, key: WordKey?) throws(IndexFormatError) -> WordHitMap {
-    let build = { () throws(IndexFormatError) in
-      try WordHitMap(word, postings: self.postings, placeCount: self.places.count)
-    }
-    guard let key else { return try build() }
-    return try recent.hitMaps.value(for: key, build)
   }
 }

@@ -18,6 +18,9 @@ import PlaceIndexFormat
 /// The rings start beyond a bias region's farthest point, since every place inside the
 /// region earns the full bonus.
 extension LoadedIndex {
+  /// A range token or a typo candidate lies in the context.
+  private static let contextHits: WordHits = [.range(.context), .typo(.context)]
+
   /// Whether a search with `context` whose driving words' postings hold `cost` places reads
   /// from both ends: it has a focus, looks places up by region, and some ring reaches past
   /// the bias region.
@@ -45,10 +48,12 @@ extension LoadedIndex {
   ) throws(IndexFormatError) -> Bool {
     let context = scorer.context
     let radii = ringRadii(context)
-    guard let focus = context.focus, !radii.isEmpty, let driverMap = candidates.driverMap else {
+    guard let focus = context.focus, !radii.isEmpty, candidates.readsBothEnds,
+      candidates.mergesOneWord, let driver = scorer.toldWord
+    else {
       return false
     }
-    let exactNames = (candidates.exactNames ?? []).filter { $0 >= rank }
+    let exactNames = candidates.exactNames?.filter { $0 >= rank }
     // Once no place whose word lies only in its context can enter, those places (often a
     // town's, whose name is every place's context) are passed over.
     if best.isFull && scorer.maxContextText + scorer.maxGeo + importanceBound < best.worst {
@@ -61,10 +66,10 @@ extension LoadedIndex {
     // The few places whose name carries the word typed whole come first: then every other
     // place can score it only as a prefix.
     var exactNamesSeen = false
-    if exactNames.count <= Ranking.exactNamesFirst {
+    if let exactNames, exactNames.count <= Ranking.exactNamesFirst {
       for p in exactNames {
         seen.insert(p)
-        let importance = try scorer.decode(p)
+        let importance = try scorer.importance(of: p)
         try scorer.score(p, importance: importance, geoBound: scorer.maxGeo, into: &best)
       }
       exactNamesSeen = true
@@ -75,8 +80,8 @@ extension LoadedIndex {
     var importanceBound = importanceBound
     var geoBound = scorer.maxGeo
     // The next place from the postings, read one ahead, and what the postings tell of it.
-    var next: (rank: Int, name: Bool, exactName: Bool)? = (
-      rank, candidates.mayMatchName, candidates.mayMatchExactName
+    var next: (rank: Int, name: Bool, exactName: Bool, hits: WordHits)? = (
+      rank, candidates.mayMatchName, candidates.mayMatchExactName, candidates.hits
     )
     // The ring being read; a ring of more places than this ends the rings (reading it would
     // cost more than the postings it could spare).
@@ -91,17 +96,18 @@ extension LoadedIndex {
         ? scorer.maxPrefixText : scorer.maxText
       if best.isFull && unseenText + importanceBound + geoBound < best.worst { return true }
       // One place from the postings; when they end, every candidate was seen.
-      guard let (rank, name, exactName) = next else { return true }
+      guard let (rank, name, exactName, hits) = next else { return true }
       next = try candidates.next().map {
-        ($0, candidates.mayMatchName, candidates.mayMatchExactName)
+        ($0, candidates.mayMatchName, candidates.mayMatchExactName, candidates.hits)
       }
       if !seen.contains(rank) {
         seen.insert(rank)
         let text = scorer.textBound(name: name, exactName: exactName)
         if !best.isFull || text + importanceBound + geoBound >= best.worst {
-          let importance = try scorer.decode(rank)
+          let importance = try scorer.importance(of: rank)
           importanceBound = importance
-          try scorer.score(rank, importance: importance, geoBound: geoBound, into: &best)
+          try scorer.score(
+            rank, driverHits: hits, importance: importance, geoBound: geoBound, into: &best)
         } else if !name {
           // No later place of the postings whose word lies only in its context can enter.
           candidates.dropContextLists()
@@ -114,14 +120,22 @@ extension LoadedIndex {
         let rank = places[ringPosition]
         ringPosition += 1
         guard rank >= first && !seen.contains(rank) else { continue }
-        let name = driverMap.inName(rank)
-        guard name || (contexts && driverMap.inContext(rank)) else { continue }
+        // Where the driving word lies in the place, from its tokens (TERMS).
+        let hits = try scorer.hits(of: driver, at: rank)
+        // A place without the word is in no ring's answer and no postings list: it is passed
+        // over once, not in every ring that holds it.
+        guard hits != [] else {
+          seen.insert(rank)
+          continue
+        }
+        let name = !hits.isDisjoint(with: .inName)
+        guard name || (contexts && !hits.isDisjoint(with: Self.contextHits)) else { continue }
         seen.insert(rank)
-        let text = scorer.textBound(
-          name: name, exactName: !driverMap[rank].isDisjoint(with: .exactInName))
+        let text = scorer.textBound(name: name, exactName: !hits.isDisjoint(with: .exactInName))
         if best.isFull && text + importanceBound + geoBound < best.worst { continue }
-        let importance = try scorer.decode(rank)
-        try scorer.score(rank, importance: importance, geoBound: geoBound, into: &best)
+        let importance = try scorer.importance(of: rank)
+        try scorer.score(
+          rank, driverHits: hits, importance: importance, geoBound: geoBound, into: &best)
         scored = true
       }
       if ringPosition == places.count {
@@ -140,25 +154,37 @@ extension LoadedIndex {
   }
 }
 
-/// The places a search read from both ends has seen: a bitmap of every place for an index of
-/// up to ``bitmapUpTo`` places, else a set, whose cost follows the places seen rather than the
-/// index's size.
+/// The places a search read from both ends has seen: a bitmap in pages of 4,096 places,
+/// each allocated when a place in it is first seen, so that its cost follows the places seen
+/// (a few rings and a stretch of postings), not the index's size (a page table of 4 bytes per
+/// 4,096 places).
 struct SeenPlaces {
-  static let bitmapUpTo = 1 << 18
-  private var bits: [UInt64]
-  private var set = Set<Int>()
+  static let pageBits = 12
+  /// Each page's position in ``bits`` (in words), or -1 before it is allocated.
+  private var pages: [Int32]
+  private var bits: [UInt64] = []
 
   init(placeCount: Int) {
-    bits = placeCount <= Self.bitmapUpTo ? Array(repeating: 0, count: (placeCount + 63) / 64) : []
+    pages = Array(repeating: -1, count: (placeCount >> Self.pageBits) + 1)
   }
 
   @inline(__always)
   func contains(_ rank: Int) -> Bool {
-    bits.isEmpty ? set.contains(rank) : bits[rank >> 6] & (1 << UInt64(rank & 63)) != 0
+    let page = pages[rank >> Self.pageBits]
+    guard page >= 0 else { return false }
+    let bit = rank & (1 << Self.pageBits - 1)
+    return bits[Int(page) + bit >> 6] & (1 << UInt64(bit & 63)) != 0
   }
 
   @inline(__always)
   mutating func insert(_ rank: Int) {
-    if bits.isEmpty { set.insert(rank) } else { bits[rank >> 6] |= 1 << UInt64(rank & 63) }
+    var page = pages[rank >> Self.pageBits]
+    if page < 0 {
+      page = Int32(bits.count)
+      pages[rank >> Self.pageBits] = page
+      bits.append(contentsOf: repeatElement(0, count: 1 << (Self.pageBits - 6)))
+    }
+    let bit = rank & (1 << Self.pageBits - 1)
+    bits[Int(page) + bit >> 6] |= 1 << UInt64(bit & 63)
   }
 }

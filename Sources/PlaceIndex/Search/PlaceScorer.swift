@@ -3,8 +3,10 @@ import PlaceCore
 import PlaceIndexFormat
 
 /// Scores places for one pass of a search: decodes a record, matches it against the typed
-/// words (through the postings: where each word lies in the place), applies the filters and
-/// inserts it into the results when it ranks.
+/// words (where each word lies in the place: the driving word's postings tell as the
+/// candidates come, the place's tokens in TERMS tell the others), applies the filters and
+/// inserts it into the results when it ranks. No word's postings are read beyond the
+/// driver's: a place's cost is its own tokens, whatever the index's size.
 struct PlaceScorer {
   let index: LoadedIndex
   let resolved: [ResolvedToken]
@@ -28,19 +30,13 @@ struct PlaceScorer {
   private var entry = PlaceMatch()
   /// The index's decoded contexts, as buffers: copying them retains nothing.
   private let decoded: DecodedContexts.View
-  /// When the candidates come in rank order: each word's postings, read as far as the places
-  /// scored (nil for the word whose hits the candidates tell as they come,
-  /// ``Candidates/hits``). Opened on first use: a search that scores nothing opens none.
-  private var seekers: [PostingsMerger?] = []
-  /// When the search reads from both ends, places come in any order: each word's hits in
-  /// every place (the driver's from the candidates), read whole.
-  private var maps: [WordHitMap?] = []
-  /// Whether the words' postings are open (``seekers`` or ``maps``).
-  private var opened = false
+  /// TERMS' shared lists, decoded.
+  private let sharedTerms: SharedTermLists
   /// Which word the candidates tell the hits of, or nil.
-  private let toldWord: Int?
-  /// The driving word and its map, when the candidates read it whole.
-  private let driverMap: (word: Int, map: WordHitMap)?
+  let toldWord: Int?
+  /// The tokens of place ``termsRank``, read from TERMS.
+  private var terms = PlaceTerms()
+  private var termsRank = -1
   /// Reused for each place: each word's hits in it.
   private var hits: [WordHits]
 
@@ -73,36 +69,9 @@ struct PlaceScorer {
     maxPrefixText = prefixText
     maxGeo = context.focus == nil ? 0 : W.nearness
     decoded = try index.decodedContexts.view
+    sharedTerms = try index.sharedTerms
     toldWord = candidates.mergesOneWord ? drivers[0] : nil
-    driverMap = candidates.driverMap.map { (drivers[0], $0) }
     hits = Array(repeating: [], count: resolved.count)
-  }
-
-  /// Opens each word's postings, but the one the candidates tell: as seekers when places come
-  /// in rank order, else as hit maps (the finished words' from the index's cache).
-  private mutating func openWords() throws(IndexFormatError) {
-    opened = true
-    guard driverMap != nil else {
-      // A word of few places against the index's size is sought; one of many is read whole
-      // (the heap that merges its lists costs more per place than an array of every place).
-      maps = Array(repeating: nil, count: resolved.count)
-      seekers = try resolved.indices.map { (i) throws(IndexFormatError) -> PostingsMerger? in
-        guard i != toldWord else { return nil }
-        if WordHitMap.isFew(resolved[i], placeCount: index.places.count) {
-          return try PostingsMerger(postings: index.postings, words: [resolved[i]])
-        }
-        let key = i < context.wordKeys.count ? context.wordKeys[i] : nil
-        maps[i] = try index.hitMap(resolved[i], key: key)
-        return nil
-      }
-      return
-    }
-    maps = try resolved.indices.map { (i) throws(IndexFormatError) -> WordHitMap? in
-      if i == toldWord { return nil }
-      if let driverMap, driverMap.word == i { return driverMap.map }
-      let key = i < context.wordKeys.count ? context.wordKeys[i] : nil
-      return try index.hitMap(resolved[i], key: key)
-    }
   }
 
   /// The places whose primary or alternative name carries a typed word whole, as one stream
@@ -125,44 +94,51 @@ struct PlaceScorer {
     name ? (exactName ? maxText : maxPrefixText) : maxContextText
   }
 
-  /// Decodes the record of place `rank`; returns its weighted importance.
+  /// The weighted importance of place `rank`, known without reading its record.
   @inline(__always)
-  mutating func decode(_ rank: Int) throws(IndexFormatError) -> Double {
-    try index.places.match(rank, into: &entry, contexts: decoded)
-    return Ranking.importance * Double(entry.importance) / 65535
+  func importance(of rank: Int) throws(IndexFormatError) -> Double {
+    Ranking.importance * Double(try index.places.importance(of: rank, decoded: decoded)) / 65535
   }
 
-  /// Scores the place ``decode(_:)`` read last into `best`, when it matches the words and
-  /// passes the filters; `driverHits` are the hits the candidates tell (``Candidates/hits``)
-  /// and `geoBound` is the most geo score it can earn.
+  /// Where word `i` lies in place `rank`, from the place's tokens (TERMS).
+  @inline(__always)
+  mutating func hits(of i: Int, at rank: Int) throws(IndexFormatError) -> WordHits {
+    try readTerms(rank)
+    return WordHits.of(resolved[i], in: terms)
+  }
+
+  /// Reads the tokens of place `rank`, unless they are the ones read last.
+  @inline(__always)
+  private mutating func readTerms(_ rank: Int) throws(IndexFormatError) {
+    guard rank != termsRank else { return }
+    try index.terms.terms(of: rank, into: &terms, shared: sharedTerms)
+    termsRank = rank
+  }
+
+  /// Scores place `rank`, of weighted importance `importance`, into `best` when it matches
+  /// the words and passes the filters; `driverHits` are the hits of the word the candidates
+  /// tell (``Candidates/hits``) when the caller has them, the others come from the place's
+  /// tokens, and `geoBound` is the most geo score it can earn. The record is read only for a
+  /// place that matches.
   @inline(__always)
   mutating func score(
-    _ rank: Int, driverHits: WordHits = [], importance: Double, geoBound: Double,
+    _ rank: Int, driverHits: WordHits? = nil, importance: Double, geoBound: Double,
     into best: inout TopPlaces
   ) throws(IndexFormatError) {
-    if !opened { try openWords() }
+    let told = driverHits == nil ? nil : toldWord
+    if told == nil || resolved.count > 1 { try readTerms(rank) }
+    var missed = 0
     for i in hits.indices {
-      hits[i] = i == toldWord ? driverHits : try wordHits(i, rank)
+      hits[i] = i == told ? driverHits! : WordHits.of(resolved[i], in: terms)
+      if hits[i].match == nil { missed += 1 }
     }
+    // A place that misses another number of words than this pass scores is not read.
+    guard missed == missing else { return }
+    try index.places.match(rank, into: &entry, contexts: decoded)
     try insert(rank, importance: importance, geoBound: geoBound, into: &best)
   }
 
-  /// Word `i`'s hits in place `rank`: from its map, else from its seeker, which is read whole
-  /// into a map instead once it has worked more than ``Ranking/seekStepsPerPosting`` allows (a
-  /// search that reads far then pays about what reading the word whole costs).
-  @inline(__always)
-  private mutating func wordHits(_ i: Int, _ rank: Int) throws(IndexFormatError) -> WordHits {
-    if let map = maps[i] { return map[rank] }
-    let found = try seekers[i]!.hits(at: rank)
-    if seekers[i]!.steps * Ranking.seekStepsPerPosting > resolved[i].cost {
-      seekers[i] = nil
-      let key = i < context.wordKeys.count ? context.wordKeys[i] : nil
-      maps[i] = try index.hitMap(resolved[i], key: key)
-    }
-    return found
-  }
-
-  /// Inserts the place ``decode(_:)`` read last into `best`, with the words' ``hits`` in it,
+  /// Inserts the place whose record was read last into `best`, with the words' ``hits`` in it,
   /// when it matches them, passes the filters and ranks.
   @inline(__always)
   private mutating func insert(

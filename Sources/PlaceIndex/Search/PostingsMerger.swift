@@ -4,10 +4,9 @@ import PlaceIndexFormat
 /// every part) into one ascending stream of place ranks, telling for each where the words lie
 /// in it.
 ///
-/// Over one word that does not drive the search, it also answers where the word lies in
-/// places asked for in ascending rank order (``hits(at:)``), reading its postings only as far
-/// as the last place asked for: the cost of a search in rank order then follows how far it
-/// reads, not the index's place count.
+/// Over the exact tokens of a search's words, it also answers whether a place asked for in
+/// ascending rank order carries one (``hits(at:)``), reading the lists only as far as the last
+/// place asked for: the cost then follows how far the search reads, not the index's size.
 struct PostingsMerger {
   private var cursors: [PostingsCursor] = []
   /// What each cursor's list tells of its places.
@@ -77,15 +76,11 @@ struct PostingsMerger {
     return value
   }
 
-  /// How often ``hits(at:)`` moved a list: its work, against reading the lists whole.
-  private(set) var steps = 0
-
-  /// Where the single word lies in place `rank`, which is not below the rank asked for
+  /// Where the words lie in place `rank`, which is not below the rank asked for
   /// before: every list whose next place lies before it moves to its first place from it.
   mutating func hits(at rank: Int) throws(IndexFormatError) -> WordHits {
     while let h = heap.top, h.value < rank {
       heap.replaceTop(try cursors[h.cursor].advance(to: rank))
-      steps += 1
     }
     guard let h = heap.top, h.value == rank else { return [] }
     var found: WordHits = []

@@ -131,15 +131,13 @@ enum Ranking {
 
   /// Radii of the rings read around the focus, in meters.
   static let ringRadii: [Double] = [250, 500, 1_000, 2_000, 4_000, 8_000, 16_000, 32_000]
-  /// A word that does not drive a search is read from its postings as far as the places
-  /// scored, until its lists have moved more than 1/this of its postings' count; then whole,
-  /// into a hit map: the heap that merges its lists costs more per place than reading them
-  /// whole, which pays when the search reads far.
-  static let seekStepsPerPosting = 8
   /// Most places in a ring.
   static let ringPlaces = 4096
   /// At most this many places whose name carries the typed word whole are read first.
   static let exactNamesFirst = 64
+  /// The places whose name carries the driving word whole are read ahead (the last of them
+  /// tightens the bound of the scan in rank order) only when they are at most this many.
+  static let exactNamesRead = 1024
   /// Records a scan in rank order reads before it turns to reading from both ends.
   static let nearFirstAfter = 16
   /// The search reads from both ends only when the driving words' postings hold more than
@@ -263,10 +261,14 @@ enum Ranking {
       ),
       ("rings grow outward", zip(ringRadii, ringRadii.dropFirst()).allSatisfy { $0 < $1 }),
       (
+        "the whole-word places read first are among those read ahead",
+        exactNamesFirst <= exactNamesRead
+      ),
+      (
         "work limits are positive",
         [
           wholeNameMinimum, relaxedBudget, maxTypoCandidates, typoSkipDepth, infixMinimum,
-          maxInfixCandidates, ringPlaces, seekStepsPerPosting, exactNamesFirst, nearFirstAfter,
+          maxInfixCandidates, ringPlaces, exactNamesFirst, exactNamesRead, nearFirstAfter,
           nearFirstMinimumCost,
           candidatesPerResult, candidatesPerResultWhenShort, typoWhenFewerThanLimits,
         ].allSatisfy { $0 > 0 }

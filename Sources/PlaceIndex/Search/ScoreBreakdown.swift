@@ -74,12 +74,14 @@ extension LoadedIndex {
     }
     var entry = PlaceMatch()
     try places.match(place.rank, into: &entry, contexts: try decodedContexts.view)
+    var terms = PlaceTerms()
+    try self.terms.terms(of: place.rank, into: &terms)
     var out = ScoreBreakdown()
     var allInName = true
     var inName = 0.0
     var leastShare = 1.0
     for (text, word) in zip(plan.tokens, words) {
-      let hits = try WordHitMap(word, postings: postings, placeCount: places.count)[place.rank]
+      let hits = WordHits.of(word, in: terms)
       guard let (part, share, exact) = hits.match else {
         allInName = false
         out.words.append(.init(word: text, part: nil, match: nil, points: 0))
