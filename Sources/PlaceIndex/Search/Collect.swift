@@ -49,8 +49,12 @@ extension LoadedIndex {
       lastImportance = importance
       // Places come in rank order, so importance only falls from here: stop when even a
       // perfect text and geo match could not enter the results.
-      let laterText = rank > candidates.lastExactName ? scorer.maxPrefixText : scorer.maxText
-      if best.isFull && laterText + maxGeo + importance < best.worst { break }
+      if best.isFull,
+        try scorer.laterText(rank, driverLast: candidates.lastExactName) + maxGeo + importance
+          < best.worst
+      {
+        break
+      }
       // No later place whose name lacks every typed word whole can enter: only the
       // candidates whose name carries one are read from here (a search of several short
       // words, "R A", would else read every candidate: each word may be some name's whole

@@ -91,9 +91,9 @@ extension LoadedIndex {
       .circle(center: focus, radiusMeters: radii[0]), limit: ringLimit, sorted: false)
     var ringPosition = 0
     while true {
-      let unseenText =
-        exactNamesSeen || (next?.rank ?? .max) > candidates.lastExactName
-        ? scorer.maxPrefixText : scorer.maxText
+      // Every place not seen yet comes at or after the next one from the postings.
+      let unseenText = try scorer.laterText(
+        next?.rank ?? .max, driverLast: exactNamesSeen ? -1 : candidates.lastExactName)
       if best.isFull && unseenText + importanceBound + geoBound < best.worst { return true }
       // One place from the postings; when they end, every candidate was seen.
       guard let (rank, name, exactName, hits) = next else { return true }

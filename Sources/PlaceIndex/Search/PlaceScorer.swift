@@ -27,6 +27,14 @@ struct PlaceScorer {
   let maxTextOfPrefixes: Double
   /// The best geo score: the full nearness bonus when there is a focus.
   let maxGeo: Double
+  /// The coverage and whole-name bonus that ``maxText`` holds besides the words' own scores.
+  private let textBonus: Double
+  /// Per word, the last place whose primary or alternative name carries its exact token: -1
+  /// when it has none, `Int.max` when they are more than ``Ranking/exactNamesRead``; read on
+  /// first use (``laterText(_:driverLast:)``).
+  private var lastExactNames: [Int]? = nil
+  /// The single driving word, or nil.
+  private let driver: Int?
   private var entry = PlaceMatch()
   /// The index's decoded contexts, as buffers: copying them retains nothing.
   private let decoded: DecodedContexts.View
@@ -53,8 +61,9 @@ struct PlaceScorer {
     var text = W.coverage + (wholeName ? W.wholeName : 0)
     for q in resolved { text += q.exact != nil ? W.nameExact : W.namePrefix }
     maxText = text
-    maxTextOfPrefixes =
-      W.coverage + (wholeName ? W.wholeName : 0) + Double(resolved.count) * W.namePrefix
+    textBonus = W.coverage + (wholeName ? W.wholeName : 0)
+    maxTextOfPrefixes = textBonus + Double(resolved.count) * W.namePrefix
+    driver = drivers.count == 1 ? drivers[0] : nil
     var contextText = text
     var prefixText = text
     if drivers.count == 1 {
@@ -85,6 +94,32 @@ struct PlaceScorer {
     var names = try PostingsMerger(postings: index.postings, words: exact)
     names.dropContextLists()
     return names
+  }
+
+  /// The best text score of a place at `rank` or after it: each word whole in its name only up
+  /// to the last place whose name carries the word's exact token, a prefix after it (a word's
+  /// exact token in a context or as a typo scores less than a prefix in the name).
+  /// `driverLast` is that place for the single driving word (``Candidates/lastExactName``).
+  mutating func laterText(_ rank: Int, driverLast: Int) throws(IndexFormatError) -> Double {
+    if lastExactNames == nil {
+      lastExactNames = try resolved.indices.map { (i) throws(IndexFormatError) -> Int in
+        guard i != driver, let exact = resolved[i].exact else { return -1 }
+        let lists = try index.postings.lists(exact)
+        guard lists.name.count + lists.alternative.count <= Ranking.exactNamesRead else {
+          return .max
+        }
+        var last = -1
+        for var c in [lists.name, lists.alternative] {
+          while let p = try c.next() { last = max(last, p) }
+        }
+        return last
+      }
+    }
+    var text = textBonus
+    for (i, last) in lastExactNames!.enumerated() {
+      text += rank <= (i == driver ? driverLast : last) ? Ranking.nameExact : Ranking.namePrefix
+    }
+    return text
   }
 
   /// The best text score of a place, from what the postings tell of it: whether the driving
@@ -128,12 +163,21 @@ struct PlaceScorer {
     let told = driverHits == nil ? nil : toldWord
     if told == nil || resolved.count > 1 { try readTerms(rank) }
     var missed = 0
+    // The words' scores, and the coverage and whole-name bonus at most: the best text score
+    // the place can have, known before its record is read.
+    var text = textBonus
     for i in hits.indices {
       hits[i] = i == told ? driverHits! : WordHits.of(resolved[i], in: terms)
-      if hits[i].match == nil { missed += 1 }
+      if let (part, share, exact) = hits[i].match {
+        text += share * part.weight(exact: exact)
+      } else {
+        missed += 1
+      }
     }
-    // A place that misses another number of words than this pass scores is not read.
+    // A place that misses another number of words than this pass scores, or that cannot rank,
+    // is not read.
     guard missed == missing else { return }
+    if best.isFull && text + importance + geoBound < best.worst { return }
     try index.places.match(rank, into: &entry, contexts: decoded)
     try insert(rank, importance: importance, geoBound: geoBound, into: &best)
   }
