@@ -93,9 +93,10 @@ package struct RecordTable: @unchecked Sendable {
 
 /// Writes a record table.
 package struct RecordTableWriter: Sendable {
-  /// The records back to back, and where each ends (one buffer, not an array per record).
+  /// The records back to back, and where each ends (one buffer, not an array per record;
+  /// 4 bytes a record: past 4 GiB the section is refused as a whole).
   private var data: [UInt8] = []
-  private var ends: [Int] = []
+  private var ends: [UInt32] = []
 
   /// Creates an empty table.
   package init() {}
@@ -103,11 +104,11 @@ package struct RecordTableWriter: Sendable {
   /// Appends one record.
   package mutating func append(_ record: [UInt8]) {
     data.append(contentsOf: record)
-    ends.append(data.count)
+    ends.append(UInt32(truncatingIfNeeded: data.count))
   }
 
   /// Where record `i` starts in `data`.
-  private func start(_ i: Int) -> Int { i == 0 ? 0 : ends[i - 1] }
+  private func start(_ i: Int) -> Int { i == 0 ? 0 : Int(ends[i - 1]) }
 
   /// The largest group size up to 64 whose groups each span less than 65,536 bytes to their
   /// last block's start (down to 4, one block per group, which always fits a block's offset:

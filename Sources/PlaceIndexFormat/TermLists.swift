@@ -229,8 +229,8 @@ package struct TermListsWriter {
   private var nameUses: [[Int]: Int] = [:]
   /// How many places have each context list.
   private var contextUses: [[Int]: Int] = [:]
-  /// Each context list's common and other tokens.
-  private var split: [[Int]: (common: [Int], rest: [Int])] = [:]
+  /// How many places' contexts hold each token.
+  private var frequency: [Int: Int] = [:]
   private var id: [[Int]: Int] = [:]
   private var places = RecordTableWriter()
   private var shared = RecordTableWriter()
@@ -255,7 +255,7 @@ package struct TermListsWriter {
     // A name list that no other place has stays in the record.
     let sharedName = common.isEmpty ? nil : id[common]
     let own = sharedName == nil ? name : name.filter(isOwn)
-    let (base, rest) = split[context]!
+    let (base, rest) = split(context)
     let restID = rest.isEmpty ? nil : id[rest]
     let restKind = rest.isEmpty ? 0 : restID == nil ? 1 : 2
     var w = ByteWriter()
@@ -276,16 +276,13 @@ package struct TermListsWriter {
   /// shared (every context's common list; a name's or a context's other tokens only when two
   /// places have them), the most used first (ties by content), and writes them.
   private mutating func numberShared() {
-    var frequency: [Int: Int] = [:]
     for (list, n) in contextUses {
       for t in list { frequency[t, default: 0] += n }
     }
     var uses = nameUses
     var bases = Set<[Int]>()
     for (list, n) in contextUses {
-      let common = list.filter { frequency[$0]! >= commonFrom }
-      let rest = list.filter { frequency[$0]! < commonFrom }
-      split[list] = (common, rest)
+      let (common, rest) = split(list)
       uses[common, default: 0] += n
       bases.insert(common)
       if !rest.isEmpty { uses[rest, default: 0] += n }
@@ -302,6 +299,16 @@ package struct TermListsWriter {
       Self.gaps(list, into: &w)
       shared.append(w.bytes)
     }
+  }
+
+  /// A context list's common tokens and the others (``commonFrom``).
+  private func split(_ context: [Int]) -> (common: [Int], rest: [Int]) {
+    var common: [Int] = []
+    var rest: [Int] = []
+    for t in context {
+      if frequency[t]! >= commonFrom { common.append(t) } else { rest.append(t) }
+    }
+    return (common, rest)
   }
 
   /// The section's bytes.

@@ -71,14 +71,8 @@ public final class LoadedIndex: Sendable {
       let (rb, ro) = try section(.terms)
       terms = try TermLists(rb, fileOffset: ro, placeCount: places.count, tokenCount: tokens.count)
       let termLists = terms
-      sharedTermsCell = ParsedOnce {
-        Result { () throws(IndexFormatError) -> SharedTermLists in
-          do throws(IndexFormatError) {
-            return try termLists.decodeShared()
-          } catch {
-            throw error.withPath(path)
-          }
-        }
+      sharedTermsCell = Self.decodedOnce(path: path) { () throws(IndexFormatError) in
+        try termLists.decodeShared()
       }
       let (gb, go) = try section(.geo)
       geo = try GeoTable(gb, fileOffset: go, places: places)
@@ -128,35 +122,16 @@ public final class LoadedIndex: Sendable {
         }
       }
       let dictionary = tokens
-      tokenTextCell = ParsedOnce {
-        Result { () throws(IndexFormatError) -> TokenText in
-          do throws(IndexFormatError) {
-            return try TokenText(dictionary)
-          } catch {
-            throw error.withPath(path)
-          }
-        }
+      tokenTextCell = Self.decodedOnce(path: path) { () throws(IndexFormatError) in
+        try TokenText(dictionary)
       }
       let placeTable = places
-      contextsCell = ParsedOnce {
-        Result { () throws(IndexFormatError) -> DecodedContexts in
-          do throws(IndexFormatError) {
-            return try placeTable.decodeAll()
-          } catch {
-            throw error.withPath(path)
-          }
-        }
+      contextsCell = Self.decodedOnce(path: path) { () throws(IndexFormatError) in
+        try placeTable.decodeAll()
       }
       let contextsOnce = contextsCell
-      extentCell = ParsedOnce {
-        Result { () throws(IndexFormatError) -> ShardExtent in
-          let view = try contextsOnce.get().view
-          do throws(IndexFormatError) {
-            return try ShardExtent(placeTable, contexts: view)
-          } catch {
-            throw error.withPath(path)
-          }
-        }
+      extentCell = Self.decodedOnce(path: path) { () throws(IndexFormatError) in
+        try ShardExtent(placeTable, contexts: try contextsOnce.get().view)
       }
       let (mb, mo) = try section(.metadata)
       metadata = Result { () throws(IndexFormatError) in
@@ -168,6 +143,22 @@ public final class LoadedIndex: Sendable {
       throw .index(error, path: path)
     }
     info = IndexInfo(file, placeCount: places.count, metadata: try? metadata.get())
+  }
+
+  /// A cell that decodes with `decode` on first use, its format error naming the file at
+  /// `path` (an error that already names it, from another cell, is kept as it is).
+  private static func decodedOnce<T: Sendable>(
+    path: String, _ decode: @escaping @Sendable () throws(IndexFormatError) -> T
+  ) -> ParsedOnce<T, IndexFormatError> {
+    ParsedOnce {
+      Result { () throws(IndexFormatError) -> T in
+        do throws(IndexFormatError) {
+          return try decode()
+        } catch {
+          throw error.withPath(path)
+        }
+      }
+    }
   }
 
   /// Number of places.
