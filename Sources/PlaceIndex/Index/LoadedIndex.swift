@@ -268,8 +268,6 @@ public final class LoadedIndex: Sendable {
 }
 
 extension LoadedIndex {
-  /// The place ID of the place at `rank` (for tools and tests that walk an index; behind the
-  /// `Testing` SPI, so not part of the SDK an app sees).
   /// The languages (lower case) of the alternative names of the place at `rank`: the only
   /// ones a details request's `languageCode` can change its display name for (for tools that
   /// walk an index; behind the `Testing` SPI).
@@ -285,6 +283,8 @@ extension LoadedIndex {
     }
   }
 
+  /// The place ID of the place at `rank` (for tools and tests that walk an index; behind the
+  /// `Testing` SPI, so not part of the SDK an app sees).
   @_spi(Testing) public func placeIDForTesting(rank: Int) throws(PlacesError) -> String {
     do throws(IndexFormatError) {
       let e = try places.entry(rank)

@@ -13,7 +13,7 @@ struct Candidates {
   let cost: Int
   /// The places whose name carries the single driver's exact token, ascending (empty when
   /// it has none); nil when the candidates are a restriction region's places, or when they
-  /// are more than ``Ranking/exactNamesRead``.
+  /// are more than ``Ranking/exactNamesRead`` (``LoadedIndex/exactNamePlaces(_:)``).
   private(set) var exactNames: [Int]? = nil
   /// Whether the search reads from both ends (``LoadedIndex/readsFromBothEnds(_:cost:)``):
   /// the single driving word's postings in rank order, and the places around the focus.
@@ -36,22 +36,9 @@ struct Candidates {
       return
     }
     let words = drivers.map { resolved[$0] }
-    var names: [Int] = []
-    if words.count == 1, let exact = words[0].exact {
-      let lists = try index.postings.lists(exact)
-      // A whole word of many places' names ("1", "street") is not read ahead: its places
-      // would cost more than the bound they tighten.
-      guard lists.name.count + lists.alternative.count <= Ranking.exactNamesRead else {
-        readsBothEnds = words.count == 1 && index.readsFromBothEnds(context, cost: cost)
-        merger = try PostingsMerger(postings: index.postings, words: words)
-        return
-      }
-      for var c in [lists.name, lists.alternative] {
-        while let p = try c.next() { names.append(p) }
-      }
-      names.sort()
-    }
-    exactNames = names
+    // No exact token: none (an empty list); too many to read ahead: nil.
+    let exact: [Int]?? = words.count == 1 ? try words[0].exact.map(index.exactNamePlaces) : nil
+    exactNames = exact ?? []
     readsBothEnds = words.count == 1 && index.readsFromBothEnds(context, cost: cost)
     merger = try PostingsMerger(postings: index.postings, words: words)
   }
@@ -87,5 +74,22 @@ struct Candidates {
   /// when the postings say it does not.
   var mayMatchExactName: Bool {
     merger.map { !$0.hits.isDisjoint(with: .exactInName) } ?? true
+  }
+}
+
+extension LoadedIndex {
+  /// The places whose primary or alternative name carries `token` whole, ascending; nil when
+  /// they are more than ``Ranking/exactNamesRead``: a whole word of many places' names ("1",
+  /// "street") is not read ahead, its places would cost more than the bound they tighten.
+  func exactNamePlaces(_ token: Int) throws(IndexFormatError) -> [Int]? {
+    let lists = try postings.lists(token)
+    guard lists.name.count + lists.alternative.count <= Ranking.exactNamesRead else {
+      return nil
+    }
+    var names: [Int] = []
+    for var c in [lists.name, lists.alternative] {
+      while let p = try c.next() { names.append(p) }
+    }
+    return names.sorted()
   }
 }

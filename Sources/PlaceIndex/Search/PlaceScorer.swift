@@ -104,15 +104,7 @@ struct PlaceScorer {
     if lastExactNames == nil {
       lastExactNames = try resolved.indices.map { (i) throws(IndexFormatError) -> Int in
         guard i != driver, let exact = resolved[i].exact else { return -1 }
-        let lists = try index.postings.lists(exact)
-        guard lists.name.count + lists.alternative.count <= Ranking.exactNamesRead else {
-          return .max
-        }
-        var last = -1
-        for var c in [lists.name, lists.alternative] {
-          while let p = try c.next() { last = max(last, p) }
-        }
-        return last
+        return try index.exactNamePlaces(exact).map { $0.last ?? -1 } ?? .max
       }
     }
     var text = textBonus

@@ -59,15 +59,11 @@ extension WordHits {
   @inline(__always)
   static func of(_ word: ResolvedToken, in terms: PlaceTerms) -> WordHits {
     var found: WordHits = []
-    let (low, high) = (Int32(word.range.lowerBound), Int32(word.range.upperBound))
-    let exact = word.exact.map(Int32.init) ?? -1
     for (i, t) in terms.tokens.enumerated() {
-      if t >= low && t < high {
-        let part = terms.part(at: i)
-        found.formUnion(t == exact ? [.range(part), .exact(part)] : .range(part))
-      } else if !word.typos.isEmpty && isTypo(Int(t), word.typos) {
-        found.formUnion(.typo(terms.part(at: i)))
-      }
+      let token = Int(t)
+      guard word.range.contains(token) || (!word.typos.isEmpty && isTypo(token, word.typos))
+      else { continue }
+      found.formUnion(.of(token, in: terms.part(at: i), for: word))
     }
     return found
   }
