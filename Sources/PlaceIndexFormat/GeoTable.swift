@@ -36,14 +36,90 @@ package struct GeoTable: @unchecked Sendable {
     reader = r
   }
 
-  /// The place index of entry `i`.
+  /// The place index of entry `i`, read from the buffer in place (the initializer checked
+  /// that the packed entries lie in it).
+  @inline(__always)
   func entry(_ i: Int) throws(IndexFormatError) -> Int {
-    try BitPacking.value(reader, start: entriesStart, index: i, bits: bits, limit: count)
+    guard i >= 0, i < count else {
+      throw reader.fault("entry \(i) out of range (count \(count))", at: 0)
+    }
+    let bit = i * bits
+    let shift = bit & 7
+    var at = entriesStart + bit >> 3
+    var value: UInt64 = 0
+    var k = 0
+    while k < shift + bits {
+      value |= UInt64(reader.buffer[at]) << k
+      at += 1
+      k += 8
+    }
+    let place = Int((value >> shift) & ((1 << bits) - 1))
+    guard place < count else {
+      throw reader.fault("place index \(place) out of range", at: entriesStart + bit >> 3)
+    }
+    return place
   }
 
   /// The first key of block `b`.
   func blockKey(_ b: Int) throws(IndexFormatError) -> UInt64 {
     UInt64(try reader.u32(at: 8, index: b))
+  }
+
+  /// Each place's square of 256 × 256 cells (its key's top 16 bits, ``HilbertCurve/box(ofSquare:)``),
+  /// by place index, from the blocks' first keys alone (no record is read): a block's places
+  /// lie between its first key and the next block's, so when those two share their top 16
+  /// bits, every place of the block lies in that square. The places of the other blocks and
+  /// of the last one are not told (``PlaceSquares/unknown``).
+  package func placeSquares() throws(IndexFormatError) -> PlaceSquares {
+    let blocks = (count + GeoTable.blockSize - 1) / GeoTable.blockSize
+    var out = PlaceSquares(ids: [UInt16](repeating: PlaceSquares.unknown, count: count))
+    guard blocks > 1 else { return out }
+    // Each block's square id, numbered as first met.
+    var idOfSquare = [Int32](repeating: -1, count: 1 << 16)
+    var blockID = [UInt16](repeating: PlaceSquares.unknown, count: blocks)
+    var next = try blockKey(0) >> 16
+    for b in 0..<(blocks - 1) {
+      let square = Int(next)
+      next = try blockKey(b + 1) >> 16
+      guard square == Int(next) else { continue }
+      if idOfSquare[square] < 0 {
+        // Ids stay below ``PlaceSquares/unknown``: a 65,536th square is not told.
+        guard out.squares.count < Int(PlaceSquares.unknown) else { continue }
+        idOfSquare[square] = Int32(out.squares.count)
+        out.squares.append(UInt16(square))
+      }
+      blockID[b] = UInt16(idOfSquare[square])
+    }
+    try forEachEntry { (i, place) throws(IndexFormatError) in
+      out.ids[place] = blockID[i / GeoTable.blockSize]
+    }
+    return out
+  }
+
+  /// Calls `body` with each entry's position and place index, in order: the packed array
+  /// read in one pass.
+  @inline(__always)
+  func forEachEntry(_ body: (Int, Int) throws(IndexFormatError) -> Void)
+    throws(IndexFormatError)
+  {
+    let bytes = reader.buffer
+    let mask = (UInt64(1) << bits) - 1
+    var (pending, have, at) = (UInt64(0), 0, entriesStart)
+    // The initializer checked that count × bits bits lie in the buffer from entriesStart.
+    for i in 0..<count {
+      while have < bits {
+        pending |= UInt64(bytes[at]) << have
+        at += 1
+        have += 8
+      }
+      let place = Int(pending & mask)
+      pending >>= bits
+      have -= bits
+      guard place < count else {
+        throw reader.fault("place index \(place) out of range", at: entriesStart + i * bits / 8)
+      }
+      try body(i, place)
+    }
   }
 
   /// The places whose cells may lie in the box of latitudes `south...north` and longitudes
@@ -145,4 +221,15 @@ package enum GeoTableWriter {
     w.append(BitPacking.pack(order, bits: bits))
     return w.bytes
   }
+}
+
+/// Each place's square of the globe (``GeoTable/placeSquares()``), as ids of the squares the
+/// index's blocks tell: a search keeps one bound per square id.
+package struct PlaceSquares: Sendable {
+  /// The id of a place whose square is not told.
+  package static let unknown = UInt16.max
+  /// Each place's square id (into ``squares``), by place index, or ``unknown``.
+  package var ids: [UInt16]
+  /// Each square id's square: a key's top 16 bits (at most 65,535 of them).
+  package var squares: [UInt16] = []
 }

@@ -48,6 +48,43 @@ package enum HilbertCurve {
     return UInt32(d)
   }
 
+  /// The cell at curve position `key`: the inverse of ``key(x:y:)``.
+  package static func cell(of key: UInt32) -> (x: Int64, y: Int64) {
+    var t = Int64(key)
+    var x: Int64 = 0
+    var y: Int64 = 0
+    var s: Int64 = 1
+    while s < side {
+      let rx = 1 & (t / 2)
+      let ry = 1 & (t ^ rx)
+      if ry == 0 {
+        if rx == 1 {
+          x = s - 1 - x
+          y = s - 1 - y
+        }
+        swap(&x, &y)
+      }
+      x += s * rx
+      y += s * ry
+      t /= 4
+      s *= 2
+    }
+    return (x, y)
+  }
+
+  /// The box of degrees of the square of 256 × 256 cells (1.40625° of longitude by 0.703125°
+  /// of latitude) whose keys start with `square` (a key's top 16 bits): every point whose
+  /// key starts so lies in it (at its south and west edges or above them, below its north and
+  /// east ones).
+  package static func box(ofSquare square: UInt16)
+    -> (south: Double, north: Double, west: Double, east: Double)
+  {
+    let (x, y) = cell(of: UInt32(square) << 16)
+    let (x0, y0) = (Double(x & ~255), Double(y & ~255))
+    let (dx, dy) = (360 / Double(side), 180 / Double(side))
+    return (y0 * dy - 90, (y0 + 256) * dy - 90, x0 * dx - 180, (x0 + 256) * dx - 180)
+  }
+
   /// Sorted, merged curve ranges (half-open) that together cover every cell of the box of
   /// columns `x0...x1` and rows `y0...y1`; squares at the box's edge are taken whole once they
   /// are at most a quarter of the box's larger side, so the count stays small.

@@ -47,6 +47,34 @@ package struct PlaceTerms: Sendable {
   }
 }
 
+/// A place's tokens as its record holds them: its own tokens by part, and the shared lists it
+/// holds by id, not copied (``TermLists/refs(of:into:)``): a search checks a word against a
+/// shared list once per list, not once per place that holds it.
+package struct PlaceTermRefs: Sendable {
+  /// The record's own token ids: name ..< ``nameEnd``, alternative ..< ``alternativeEnd``,
+  /// then the context's.
+  package var own: [Int32] = []
+  /// Where the own alternative names' tokens start.
+  package var nameEnd = 0
+  /// Where the own context tokens start.
+  package var alternativeEnd = 0
+  /// The shared list in the name, or -1.
+  package var sharedName = -1
+  /// The shared list of the context's common tokens.
+  package var commonContext = 0
+  /// The shared list of the context's other tokens, or -1.
+  package var sharedRest = -1
+
+  /// Empty refs, to be filled by ``TermLists/refs(of:into:)``.
+  package init() {}
+
+  /// The part of the own token at `i`.
+  @inline(__always)
+  package func part(at i: Int) -> PostingsPart {
+    i < nameEnd ? .name : i < alternativeEnd ? .alternative : .context
+  }
+}
+
 /// The shared lists of TERMS decoded once: list i is `tokens[starts[i] ..< starts[i + 1]]`.
 package struct SharedTermLists: Sendable {
   package var starts: [Int32] = [0]
@@ -91,10 +119,41 @@ package struct TermLists: @unchecked Sendable {
   package func terms(
     of rank: Int, into terms: inout PlaceTerms, shared decoded: SharedTermLists? = nil
   ) throws(IndexFormatError) {
+    var refs = PlaceTermRefs()
+    try self.refs(of: rank, into: &refs)
+    try expand(refs, into: &terms, decoded: decoded)
+  }
+
+  /// Place `rank`'s own tokens and the ids of its shared lists, into `refs` (its array
+  /// reused).
+  @inline(__always)
+  package func refs(of rank: Int, into refs: inout PlaceTermRefs) throws(IndexFormatError) {
     var (r, before) = try places.blockStart(rank)
     for _ in 0..<before { try skipPlace(&r) }
+    try readPlace(&r, into: &refs)
+  }
+
+  /// The tokens `refs` stands for, by part, into `terms`: in the name a shared list before
+  /// the own tokens, in the context the own tokens, the common list, the shared rest.
+  @inline(__always)
+  private func expand(
+    _ refs: PlaceTermRefs, into terms: inout PlaceTerms, decoded: SharedTermLists?
+  )
+    throws(IndexFormatError)
+  {
     terms.tokens.removeAll(keepingCapacity: true)
-    try readPlace(&r, into: &terms, decoded: decoded)
+    if refs.sharedName >= 0 {
+      try readShared(refs.sharedName, into: &terms.tokens, decoded: decoded)
+    }
+    terms.tokens.append(contentsOf: refs.own[..<refs.nameEnd])
+    terms.nameEnd = terms.tokens.count
+    terms.tokens.append(contentsOf: refs.own[refs.nameEnd..<refs.alternativeEnd])
+    terms.alternativeEnd = terms.tokens.count
+    terms.tokens.append(contentsOf: refs.own[refs.alternativeEnd...])
+    try readShared(refs.commonContext, into: &terms.tokens, decoded: decoded)
+    if refs.sharedRest >= 0 {
+      try readShared(refs.sharedRest, into: &terms.tokens, decoded: decoded)
+    }
   }
 
   /// Every shared list decoded into one array, for ``terms(of:into:shared:)`` to copy from
@@ -109,28 +168,25 @@ package struct TermLists: @unchecked Sendable {
     return lists
   }
 
-  /// Reads the place record `r` is at into `terms`, moving `r` past it.
+  /// Reads the place record `r` is at into `refs`, moving `r` past it.
   @inline(__always)
-  private func readPlace(
-    _ r: inout ByteReader, into terms: inout PlaceTerms, decoded: SharedTermLists?
-  ) throws(IndexFormatError) {
+  private func readPlace(_ r: inout ByteReader, into refs: inout PlaceTermRefs)
+    throws(IndexFormatError)
+  {
+    refs.own.removeAll(keepingCapacity: true)
     let head = try r.varint(below: 16 * tokenCount + 16)
     let rest = (head >> 2) & 3
     guard rest < 3 else { throw r.fault("context rest kind 3 (0, 1 or 2)", at: r.offset - 1) }
-    if head & 2 != 0 {
-      try readShared(try r.varint(below: shared.count), into: &terms.tokens, decoded: decoded)
-    }
+    refs.sharedName = head & 2 != 0 ? try r.varint(below: shared.count) : -1
     let altCount = head & 1 != 0 ? try r.varint(below: tokenCount + 1) : 0
     let restCount = rest == 1 ? try r.varint(below: tokenCount + 1) : 0
-    try readList(&r, count: head >> 4, into: &terms.tokens)
-    terms.nameEnd = terms.tokens.count
-    try readList(&r, count: altCount, into: &terms.tokens)
-    terms.alternativeEnd = terms.tokens.count
-    try readList(&r, count: restCount, into: &terms.tokens)
-    try readShared(try r.varint(below: shared.count), into: &terms.tokens, decoded: decoded)
-    if rest == 2 {
-      try readShared(try r.varint(below: shared.count), into: &terms.tokens, decoded: decoded)
-    }
+    try readList(&r, count: head >> 4, into: &refs.own)
+    refs.nameEnd = refs.own.count
+    try readList(&r, count: altCount, into: &refs.own)
+    refs.alternativeEnd = refs.own.count
+    try readList(&r, count: restCount, into: &refs.own)
+    refs.commonContext = try r.varint(below: shared.count)
+    refs.sharedRest = rest == 2 ? try r.varint(below: shared.count) : -1
   }
 
   /// Appends shared list `id`'s tokens to `out`.
@@ -200,11 +256,12 @@ package struct TermLists: @unchecked Sendable {
       scratch.removeAll(keepingCapacity: true)
       try readList(&r, count: try r.varint(below: tokenCount + 1), into: &scratch)
     }
+    var refs = PlaceTermRefs()
     var terms = PlaceTerms()
     try places.forEach { (rank, r) throws(IndexFormatError) in
-      terms.tokens.removeAll(keepingCapacity: true)
       let at = r.offset
-      try readPlace(&r, into: &terms, decoded: nil)
+      try readPlace(&r, into: &refs)
+      try expand(refs, into: &terms, decoded: nil)
       // The three lists are disjoint, and so are a name's shared and own tokens.
       guard Set(terms.tokens).count == terms.tokens.count else {
         throw r.fault("place \(rank) lists a token twice", at: at)

@@ -38,9 +38,68 @@ import Testing
     }
   }
 
-  /// Seeded property test: the candidates of a box include every place inside it.
-  @Test(arguments: [11, 12])
-  func candidatesCoverEveryPlaceInTheBox(seed: UInt64) throws {
+  /// Seeded property test: ``HilbertCurve/cell(of:)`` is the inverse of the key, at the
+  /// curve's ends and at random positions.
+  @Test(arguments: [21, 22])
+  func cellOfAKeyIsTheCellItCameFrom(seed: UInt64) {
+    var rng = SplitMix64(seed: seed)
+    let side = HilbertCurve.side
+    var cells: [(Int64, Int64)] = [(0, 0), (side - 1, 0), (0, side - 1), (side - 1, side - 1)]
+    for _ in 0..<2000 {
+      cells.append((Int64(rng.next() % UInt64(side)), Int64(rng.next() % UInt64(side))))
+    }
+    for (x, y) in cells {
+      let key = HilbertCurve.key(x: x, y: y)
+      let back = HilbertCurve.cell(of: key)
+      #expect(back.x == x && back.y == y, "cell (\(x), \(y)) key \(key)")
+    }
+  }
+
+  /// Seeded property test: a point lies in the box of its key's square.
+  @Test(arguments: [23, 24])
+  func aPointLiesInItsSquaresBox(seed: UInt64) {
+    var rng = SplitMix64(seed: seed)
+    var points: [(Int64, Int64)] = [
+      (900_000_000, 1_800_000_000), (-900_000_000, -1_800_000_000), (0, 0),
+    ]
+    for _ in 0..<2000 {
+      points.append(
+        (
+          Int64(rng.next() % 1_800_000_001) - 900_000_000,
+          Int64(rng.next() % 3_600_000_001) - 1_800_000_000
+        ))
+    }
+    for (lat, lon) in points {
+      let key = HilbertCurve.key(latitudeE7: lat, longitudeE7: lon)
+      let box = HilbertCurve.box(ofSquare: UInt16(key >> 16))
+      let (la, lo) = (Double(lat) / 1e7, Double(lon) / 1e7)
+      #expect(la >= box.south && la <= box.north && lo >= box.west && lo <= box.east)
+      #expect(box.north - box.south == 0.703125 && box.east - box.west == 1.40625)
+    }
+  }
+
+  /// Seeded property test: every place whose square GEO's blocks tell lies in it, and most
+  /// places' squares are told (the blocks of a crowd span one square).
+  @Test(arguments: [13, 14])
+  func placeSquaresHoldTheirPlaces(seed: UInt64) throws {
+    let (content, geo) = try Self.scatter(seed: seed)
+    let squares = try geo.placeSquares()
+    #expect(squares.ids.count == content.places.count)
+    #expect(Set(squares.squares).count == squares.squares.count)
+    var told = 0
+    for (i, p) in content.places.enumerated() where squares.ids[i] != PlaceSquares.unknown {
+      told += 1
+      let key = HilbertCurve.key(
+        latitudeE7: Int64(p.latitudeE7), longitudeE7: Int64(p.longitudeE7))
+      #expect(UInt16(key >> 16) == squares.squares[Int(squares.ids[i])], "place \(i)")
+    }
+    // The two clusters and the crowd (3 places in 4) lie in few squares.
+    #expect(told >= content.places.count / 2)
+  }
+
+  /// 3,000 places: two clusters (one on the antimeridian), a scatter over the globe and a
+  /// crowd in one cell; and their GEO section.
+  private static func scatter(seed: UInt64) throws -> (IndexContent, GeoTable) {
     var rng = SplitMix64(seed: seed)
     func random(_ range: ClosedRange<Int64>) -> Int64 {
       range.lowerBound + Int64(rng.next() % UInt64(range.upperBound - range.lowerBound + 1))
@@ -70,11 +129,22 @@ import Testing
     }
     content.typeNames = ["route"]
     content.typeLists = [[0]]
-    let file = try open(content, path: "geo")
+    let file = try open(content, path: "geo-\(seed)")
     let sections = try OpenedSections(file)
     let (gs, gb) = try file.requiredBytes(.geo)
     let geo = try GeoTable(gb, fileOffset: gs.offset, places: sections.places)
     try geo.verify()
+    return (content, geo)
+  }
+
+  /// Seeded property test: the candidates of a box include every place inside it.
+  @Test(arguments: [11, 12])
+  func candidatesCoverEveryPlaceInTheBox(seed: UInt64) throws {
+    var rng = SplitMix64(seed: seed &+ 100)
+    func random(_ range: ClosedRange<Int64>) -> Int64 {
+      range.lowerBound + Int64(rng.next() % UInt64(range.upperBound - range.lowerBound + 1))
+    }
+    let (content, geo) = try Self.scatter(seed: seed)
     var boxes: [(Int64, Int64, Int64, Int64)] = [
       (471_400_000, 471_500_000, 95_200_000, 95_300_000),
       (471_400_000, 471_400_003, 95_250_000, 95_250_000),  // half the crowd

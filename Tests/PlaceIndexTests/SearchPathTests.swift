@@ -397,12 +397,13 @@ struct WordHitsTests {
     let index = try LoadedIndex(path: try helsinkiSearchIndex.get())
     var matched = 0
     var withTypos = 0
-    var terms = PlaceTerms()
+    var terms = PlaceTermRefs()
+    let shared = try index.sharedTerms
     for word in try words(index, count: 60, seed: 41) {
       let map = try PostingsHitMap(word, postings: index.postings, placeCount: index.places.count)
       for rank in 0..<index.places.count {
-        try index.terms.terms(of: rank, into: &terms, shared: try index.sharedTerms)
-        let hits = WordHits.of(word, in: terms)
+        try index.terms.refs(of: rank, into: &terms)
+        let hits = WordHits.of(word, in: terms, shared: shared)
         #expect(hits == map[rank], "rank \(rank)")
         if hits != [] { matched += 1 }
       }

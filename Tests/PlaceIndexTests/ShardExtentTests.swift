@@ -22,6 +22,15 @@ import Testing
     return (e, inside)
   }
 
+  /// A point up to `degrees` of latitude and longitude from `p`, drawn from `random`.
+  static func point(_ p: Coordinate, within degrees: Double, _ random: inout SplitMix64)
+    -> Coordinate
+  {
+    Coordinate(
+      latitude: max(-89, min(89, p.latitude + random.double(in: -degrees...degrees))),
+      longitude: max(-180, min(180, p.longitude + random.double(in: -degrees...degrees))))
+  }
+
   @Test func theLeastDistanceIsAtMostTheDistanceToAnyPlaceInTheBox() {
     var random = SplitMix64(seed: 27)
     var checked = 0
@@ -43,15 +52,50 @@ import Testing
     #expect(positive > 300)
   }
 
+  /// The geo bound of a box (a shard's, or a place's square of the globe) is at least the geo
+  /// score of every place in it, with an origin, a bias circle, or both.
+  @Test func theBestGeoIsAtLeastTheGeoScoreOfAnyPlaceInTheBox() throws {
+    let index = try LoadedIndex(path: sampleIndexPath)
+    var random = SplitMix64(seed: 29)
+    var checked = 0
+    var below = 0
+    for i in 0..<300 {
+      let (extent, inside) = box(&random)
+      let near = inside[random.below(inside.count)]
+      let point = Self.point(near, within: 8, &random)
+      let bias = CoordinateRegion.circle(
+        center: point, radiusMeters: random.double(in: 0...50_000))
+      let filter =
+        i % 3 == 0
+        ? AutocompleteFilter(origin: point)
+        : i % 3 == 1
+          ? AutocompleteFilter(coordinateRegionBias: bias)
+          : AutocompleteFilter(origin: near, coordinateRegionBias: bias)
+      let context = SearchContext(filter: filter, typeFilter: .any, limit: 5)
+      let bound = extent.bestGeo(context)
+      if bound < Ranking.nearness { below += 1 }
+      for p in inside {
+        let (geo, _) = index.geoScore(p, context: context)
+        #expect(geo <= bound, "\(p) in \(extent) for \(filter)")
+        checked += 1
+      }
+    }
+    #expect(checked == 12_000)
+    // Most boxes lie beyond their focus's reach: the bound says less than the full bonus.
+    #expect(below > 50)
+    #expect(
+      ShardExtent().bestGeo(
+        SearchContext(
+          filter: .init(origin: .init(latitude: 0, longitude: 0)), typeFilter: .any, limit: 5)) == 0
+    )
+  }
+
   @Test func aRegionMeetsTheBoxesOfThePlacesInIt() {
     var random = SplitMix64(seed: 28)
     var met = 0
     for _ in 0..<400 {
       let (extent, inside) = box(&random)
-      let near = inside[random.below(inside.count)]
-      let center = Coordinate(
-        latitude: max(-89, min(89, near.latitude + random.double(in: -3...3))),
-        longitude: near.longitude + random.double(in: -3...3))
+      let center = Self.point(inside[random.below(inside.count)], within: 3, &random)
       let region = CoordinateRegion.circle(
         center: center, radiusMeters: random.double(in: 1...500_000))
       if inside.contains(where: { region.contains($0) }) {

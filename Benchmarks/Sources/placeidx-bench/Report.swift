@@ -10,7 +10,7 @@ enum Report {
   }
 
   static func mb(_ n: Int) -> String { String(format: "%.1f MB", Double(n) / 1e6) }
-  static func kib(_ n: Int) -> String { String(format: "%.1f MB", Double(n) / 1024) }
+  static func kib(_ n: Int) -> String { String(format: "%.1f MiB", Double(n) / 1024) }
   static func sec(_ s: Double) -> String { String(format: "%.2f s", s) }
   static func ms(_ s: Double) -> String { String(format: s < 10 ? "%.2f ms" : "%.0f ms", s) }
   static func us(_ v: Double) -> String {

@@ -546,7 +546,8 @@ enum Scale {
           : "\nDiffering answers, the first few:\n\n" + examples.joined(separator: "\n") + "\n")
         + "\n## Growth\n\nIn parentheses: growth relative to 1×; the peer is the SQLite FTS5 + R*Tree database built from the same places, asked the same mix.\n\n"
         + table(r.points)
-        + "\n![growth relative to 1×, log-log](scale.svg)\n\nPlot: \(r.plot).\n"
+        + (r.points.count > 1
+          ? "\n![growth relative to 1×, log-log](scale.svg)\n\nPlot: \(r.plot).\n" : "")
   }
 
   /// Writes the plot with gnuplot when it is installed, else with the harness's own SVG writer.

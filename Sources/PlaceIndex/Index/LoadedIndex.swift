@@ -24,6 +24,7 @@ public final class LoadedIndex: Sendable {
   private let contextsCell: ParsedOnce<DecodedContexts, IndexFormatError>
   private let sharedTermsCell: ParsedOnce<SharedTermLists, IndexFormatError>
   private let extentCell: ParsedOnce<ShardExtent, IndexFormatError>
+  private let squaresCell: ParsedOnce<PlaceSquares, IndexFormatError>
   private let tokenTextCell: ParsedOnce<TokenText, IndexFormatError>
   /// What recent requests computed from this index, kept for the next ones (bounded per
   /// thread); the only part of a loaded index that changes.
@@ -76,6 +77,10 @@ public final class LoadedIndex: Sendable {
       }
       let (gb, go) = try section(.geo)
       geo = try GeoTable(gb, fileOffset: go, places: places)
+      let geoTable = geo
+      squaresCell = Self.decodedOnce(path: path) { () throws(IndexFormatError) in
+        try geoTable.placeSquares()
+      }
       if let v = file.section(.viewports) {
         viewports = try ViewportTable(
           file.bytes(of: v), fileOffset: v.offset, placeCount: places.count)
@@ -183,6 +188,13 @@ public final class LoadedIndex: Sendable {
   /// client of several indexes to skip this one.
   var extent: ShardExtent {
     get throws(IndexFormatError) { try extentCell.get() }
+  }
+
+  /// Each place's square of the globe, by rank (``GeoTable/placeSquares()``, read on first
+  /// use: 2 bytes per place), for a search with a focus to bound a place's nearness before it
+  /// reads the place's tokens.
+  var placeSquares: PlaceSquares {
+    get throws(IndexFormatError) { try squaresCell.get() }
   }
 
   /// Every token decoded into one buffer (on first use), for words found inside tokens.

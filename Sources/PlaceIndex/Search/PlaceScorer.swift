@@ -42,11 +42,15 @@ struct PlaceScorer {
   private let sharedTerms: SharedTermLists
   /// Which word the candidates tell the hits of, or nil.
   let toldWord: Int?
-  /// The tokens of place ``termsRank``, read from TERMS.
-  private var terms = PlaceTerms()
+  /// The tokens of place ``termsRank``, read from TERMS (its shared lists by id).
+  private var terms = PlaceTermRefs()
   private var termsRank = -1
   /// Reused for each place: each word's hits in it.
   private var hits: [WordHits]
+  /// With a focus, each place's square of the globe (``LoadedIndex/placeSquares``), and the
+  /// most geo score a place in each square can earn, by square id (-1 until first needed).
+  private let squares: PlaceSquares?
+  private var squareGeo: [Double] = []
 
   init(
     _ index: LoadedIndex, resolved: [ResolvedToken], drivers: [Int], missing: Int,
@@ -81,6 +85,24 @@ struct PlaceScorer {
     sharedTerms = try index.sharedTerms
     toldWord = candidates.mergesOneWord ? drivers[0] : nil
     hits = Array(repeating: [], count: resolved.count)
+    squares = context.focus == nil ? nil : try index.placeSquares
+  }
+
+  /// The most geo score place `rank` can earn, from its square (``maxGeo`` when its square is
+  /// not known or there is no focus): far from the focus it is nearly 0, known before the
+  /// place's tokens or record are read.
+  @inline(__always)
+  mutating func geoBound(of rank: Int) -> Double {
+    guard let squares else { return maxGeo }
+    let id = Int(squares.ids[rank])
+    guard id != Int(PlaceSquares.unknown) else { return maxGeo }
+    if squareGeo.isEmpty { squareGeo = Array(repeating: -1, count: squares.squares.count) }
+    if squareGeo[id] >= 0 { return squareGeo[id] }
+    let b = HilbertCurve.box(ofSquare: squares.squares[id])
+    let geo = ShardExtent(south: b.south, north: b.north, west: b.west, east: b.east)
+      .bestGeo(context)
+    squareGeo[id] = geo
+    return geo
   }
 
   /// The places whose primary or alternative name carries a typed word whole, as one stream
@@ -131,14 +153,14 @@ struct PlaceScorer {
   @inline(__always)
   mutating func hits(of i: Int, at rank: Int) throws(IndexFormatError) -> WordHits {
     try readTerms(rank)
-    return WordHits.of(resolved[i], in: terms)
+    return WordHits.of(resolved[i], in: terms, shared: sharedTerms)
   }
 
   /// Reads the tokens of place `rank`, unless they are the ones read last.
   @inline(__always)
   private mutating func readTerms(_ rank: Int) throws(IndexFormatError) {
     guard rank != termsRank else { return }
-    try index.terms.terms(of: rank, into: &terms, shared: sharedTerms)
+    try index.terms.refs(of: rank, into: &terms)
     termsRank = rank
   }
 
@@ -152,6 +174,13 @@ struct PlaceScorer {
     _ rank: Int, driverHits: WordHits? = nil, importance: Double, geoBound: Double,
     into best: inout TopPlaces
   ) throws(IndexFormatError) {
+    // A place far from the focus is passed over before its tokens are read when even a
+    // perfect text match could not rank it there.
+    var geoBound = geoBound
+    if best.isFull && squares != nil {
+      geoBound = min(geoBound, self.geoBound(of: rank))
+      if maxText + importance + geoBound < best.worst { return }
+    }
     let told = driverHits == nil ? nil : toldWord
     if told == nil || resolved.count > 1 { try readTerms(rank) }
     var missed = 0
@@ -159,7 +188,7 @@ struct PlaceScorer {
     // the place can have, known before its record is read.
     var text = textBonus
     for i in hits.indices {
-      hits[i] = i == told ? driverHits! : WordHits.of(resolved[i], in: terms)
+      hits[i] = i == told ? driverHits! : WordHits.of(resolved[i], in: terms, shared: sharedTerms)
       if let (part, share, exact) = hits[i].match {
         text += share * part.weight(exact: exact)
       } else {

@@ -100,7 +100,9 @@ extension PlacesClient {
       }
       if r.isTransit || r.type == "neighborhood", !moved.contains(i), let me = peek(i),
         let later = order[(at + 1)...].firstIndex(where: { j in
-          guard let o = peek(j) else { return false }
+          // Only a place within the reach of either rule is read.
+          guard me.point.distance(to: Peek.point(found[j])) < Peek.reach, let o = peek(j)
+          else { return false }
           return me.comesAfter(o)
         })
       {
@@ -201,8 +203,15 @@ private struct Peek {
     type = index.primaryTypeOfList[e.typeList]
     isTransit = Ranking.transitTypes.contains(type)
     isEstablishment = index.types.types(ofList: e.typeList).contains("establishment")
-    point = Coordinate(
-      latitude: Double(f.latitudeE7) / 1e7, longitude: Double(f.longitudeE7) / 1e7)
+    point = Self.point(f)
+  }
+
+  /// The farthest a place can be from one shown after it (``comesAfter(_:)``).
+  static let reach = max(Ranking.namedAfterRadius, Ranking.groundsRadius)
+
+  /// The position of a found place.
+  static func point(_ f: ScoredPlace) -> Coordinate {
+    Coordinate(latitude: Double(f.latitudeE7) / 1e7, longitude: Double(f.longitudeE7) / 1e7)
   }
 
   /// Whether this is shown after `other`, found after it: a stop or station after the place

@@ -74,14 +74,15 @@ extension LoadedIndex {
     }
     var entry = PlaceMatch()
     try places.match(place.rank, into: &entry, contexts: try decodedContexts.view)
-    var terms = PlaceTerms()
-    try self.terms.terms(of: place.rank, into: &terms)
+    var terms = PlaceTermRefs()
+    try self.terms.refs(of: place.rank, into: &terms)
+    let shared = try sharedTerms
     var out = ScoreBreakdown()
     var allInName = true
     var inName = 0.0
     var leastShare = 1.0
     for (text, word) in zip(plan.tokens, words) {
-      let hits = WordHits.of(word, in: terms)
+      let hits = WordHits.of(word, in: terms, shared: shared)
       guard let (part, share, exact) = hits.match else {
         allInName = false
         out.words.append(.init(word: text, part: nil, match: nil, points: 0))

@@ -19,6 +19,14 @@ struct ShardExtent: Sendable {
   /// The extent of an index with no place.
   init() {}
 
+  /// The box `south...north`, `west...east` (degrees), holding places of at most importance
+  /// `maxImportance`.
+  init(south: Double, north: Double, west: Double, east: Double, maxImportance: UInt16 = 0) {
+    (self.south, self.north, self.west, self.east) = (south, north, west, east)
+    self.maxImportance = maxImportance
+    isEmpty = false
+  }
+
   /// Reads every place's position.
   init(_ places: PlaceTable, contexts: DecodedContexts.View) throws(IndexFormatError) {
     guard places.count > 0 else { return }
@@ -75,12 +83,14 @@ struct ShardExtent: Sendable {
   func bestScore(_ words: [ResolvedToken], context: SearchContext) -> Double {
     let text = Ranking.coverage + Ranking.wholeName + Double(words.count) * Ranking.nameExact
     let importance = Ranking.importance * Double(maxImportance) / 65535
-    var geo = 0.0
-    if context.filter.coordinateRegionBias != nil {
-      geo = Ranking.nearness
-    } else if let focus = context.focus {
-      geo = Ranking.nearness * exp(-leastDistance(from: focus) / Ranking.nearnessScale)
-    }
-    return text + importance + geo
+    return text + importance + bestGeo(context)
+  }
+
+  /// The most geo score a place of the box can earn with `context`'s focus: the full bonus
+  /// when the box may meet the bias region, else the nearness of its least distance.
+  func bestGeo(_ context: SearchContext) -> Double {
+    guard let focus = context.focus, !isEmpty else { return 0 }
+    if let bias = context.filter.coordinateRegionBias, mayMeet(bias) { return Ranking.nearness }
+    return Ranking.nearness * exp(-leastDistance(from: focus) / Ranking.nearnessScale)
   }
 }

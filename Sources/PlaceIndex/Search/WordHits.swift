@@ -54,18 +54,66 @@ struct WordHits: OptionSet, Sendable {
 }
 
 extension WordHits {
-  /// Where `word` lies in a place whose tokens (TERMS) are `terms`: what the word's postings
-  /// tell of that place, read from the place's side.
+  /// Where `word` lies in a place whose tokens (TERMS) are `refs`, its shared lists in
+  /// `shared`: what the word's postings tell of that place, read from the place's side; each
+  /// shared list is searched in place (its tokens ascend) instead of copied.
   @inline(__always)
-  static func of(_ word: ResolvedToken, in terms: PlaceTerms) -> WordHits {
+  static func of(_ word: ResolvedToken, in refs: PlaceTermRefs, shared: SharedTermLists)
+    -> WordHits
+  {
     var found: WordHits = []
-    for (i, t) in terms.tokens.enumerated() {
+    for (i, t) in refs.own.enumerated() {
       let token = Int(t)
       guard word.range.contains(token) || (!word.typos.isEmpty && isTypo(token, word.typos))
       else { continue }
-      found.formUnion(.of(token, in: terms.part(at: i), for: word))
+      found.formUnion(.of(token, in: refs.part(at: i), for: word))
+    }
+    if refs.sharedName >= 0 { found.formUnion(of(word, inList: refs.sharedName, shared, .name)) }
+    found.formUnion(of(word, inList: refs.commonContext, shared, .context))
+    if refs.sharedRest >= 0 {
+      found.formUnion(of(word, inList: refs.sharedRest, shared, .context))
     }
     return found
+  }
+
+  /// Where `word` lies in shared list `id`, held in `part`: binary searches in its ascending
+  /// tokens.
+  @inline(__always)
+  private static func of(
+    _ word: ResolvedToken, inList id: Int, _ shared: SharedTermLists, _ part: PostingsPart
+  ) -> WordHits {
+    let (start, end) = (Int(shared.starts[id]), Int(shared.starts[id + 1]))
+    var found: WordHits = []
+    let first = lowerBound(word.range.lowerBound, in: shared.tokens, start, end)
+    if first < end && Int(shared.tokens[first]) < word.range.upperBound {
+      found.insert(.range(part))
+      if let exact = word.exact {
+        let at = lowerBound(exact, in: shared.tokens, first, end)
+        if at < end && Int(shared.tokens[at]) == exact { found.insert(.exact(part)) }
+      }
+    }
+    for typo in word.typos where !word.range.contains(typo) {
+      let at = lowerBound(typo, in: shared.tokens, start, end)
+      if at < end && Int(shared.tokens[at]) == typo {
+        found.insert(.typo(part))
+        break
+      }
+    }
+    return found
+  }
+
+  /// The first position in `tokens[start ..< end]` (ascending) whose token is `token` or
+  /// above; `end` when none is.
+  @inline(__always)
+  private static func lowerBound(_ token: Int, in tokens: [Int32], _ start: Int, _ end: Int)
+    -> Int
+  {
+    var (low, high) = (start, end)
+    while low < high {
+      let mid = (low + high) / 2
+      if Int(tokens[mid]) < token { low = mid + 1 } else { high = mid }
+    }
+    return low
   }
 
   /// Whether `token` is one of the sorted `typos`.
