@@ -82,7 +82,8 @@ import Testing
   /// places' squares are told (the blocks of a crowd span one square).
   @Test(arguments: [13, 14])
   func placeSquaresHoldTheirPlaces(seed: UInt64) throws {
-    let (content, geo) = try Self.scatter(seed: seed)
+    let (content, geo, file) = try Self.scatter(seed: seed)
+    defer { withExtendedLifetime(file) {} }
     let squares = try geo.placeSquares()
     #expect(squares.ids.count == content.places.count)
     #expect(Set(squares.squares).count == squares.squares.count)
@@ -98,8 +99,9 @@ import Testing
   }
 
   /// 3,000 places: two clusters (one on the antimeridian), a scatter over the globe and a
-  /// crowd in one cell; and their GEO section.
-  private static func scatter(seed: UInt64) throws -> (IndexContent, GeoTable) {
+  /// crowd in one cell; and their GEO section, which reads the file's bytes: the caller keeps
+  /// the file alive while it uses the section.
+  private static func scatter(seed: UInt64) throws -> (IndexContent, GeoTable, IndexFile) {
     var rng = SplitMix64(seed: seed)
     func random(_ range: ClosedRange<Int64>) -> Int64 {
       range.lowerBound + Int64(rng.next() % UInt64(range.upperBound - range.lowerBound + 1))
@@ -134,7 +136,7 @@ import Testing
     let (gs, gb) = try file.requiredBytes(.geo)
     let geo = try GeoTable(gb, fileOffset: gs.offset, places: sections.places)
     try geo.verify()
-    return (content, geo)
+    return (content, geo, file)
   }
 
   /// Seeded property test: the candidates of a box include every place inside it.
@@ -144,7 +146,8 @@ import Testing
     func random(_ range: ClosedRange<Int64>) -> Int64 {
       range.lowerBound + Int64(rng.next() % UInt64(range.upperBound - range.lowerBound + 1))
     }
-    let (content, geo) = try Self.scatter(seed: seed)
+    let (content, geo, file) = try Self.scatter(seed: seed)
+    defer { withExtendedLifetime(file) {} }
     var boxes: [(Int64, Int64, Int64, Int64)] = [
       (471_400_000, 471_500_000, 95_200_000, 95_300_000),
       (471_400_000, 471_400_003, 95_250_000, 95_250_000),  // half the crowd
