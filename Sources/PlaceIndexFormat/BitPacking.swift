@@ -25,11 +25,15 @@ enum BitPacking {
     throws(IndexFormatError) -> Int
   {
     let bit = i * bits
-    var r = reader
-    r.offset = start + bit / 8
+    let shift = bit & 7
+    let first = start + bit >> 3
+    let bytes = (shift + bits + 7) >> 3
+    guard i >= 0, first >= 0, first <= reader.buffer.count - bytes else {
+      throw reader.fault("packed value \(i) runs past the end", at: max(0, first))
+    }
+    // Read from the buffer in place: no reader is copied per value.
     var value: UInt64 = 0
-    let shift = bit % 8
-    for k in 0..<((shift + bits + 7) / 8) { value |= UInt64(try r.u8()) << (8 * k) }
+    for k in 0..<bytes { value |= UInt64(reader.buffer[first + k]) << (8 * k) }
     let v = Int((value >> shift) & ((1 << bits) - 1))
     guard v < limit else {
       throw reader.fault("place index \(v) out of range", at: start + bit / 8)

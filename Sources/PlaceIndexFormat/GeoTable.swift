@@ -36,28 +36,10 @@ package struct GeoTable: @unchecked Sendable {
     reader = r
   }
 
-  /// The place index of entry `i`, read from the buffer in place (the initializer checked
-  /// that the packed entries lie in it).
+  /// The place index of entry `i`.
   @inline(__always)
   func entry(_ i: Int) throws(IndexFormatError) -> Int {
-    guard i >= 0, i < count else {
-      throw reader.fault("entry \(i) out of range (count \(count))", at: 0)
-    }
-    let bit = i * bits
-    let shift = bit & 7
-    var at = entriesStart + bit >> 3
-    var value: UInt64 = 0
-    var k = 0
-    while k < shift + bits {
-      value |= UInt64(reader.buffer[at]) << k
-      at += 1
-      k += 8
-    }
-    let place = Int((value >> shift) & ((1 << bits) - 1))
-    guard place < count else {
-      throw reader.fault("place index \(place) out of range", at: entriesStart + bit >> 3)
-    }
-    return place
+    try BitPacking.value(reader, start: entriesStart, index: i, bits: bits, limit: count)
   }
 
   /// The first key of block `b`.

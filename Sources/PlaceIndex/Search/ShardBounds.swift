@@ -19,11 +19,9 @@ struct ShardExtent: Sendable {
   /// The extent of an index with no place.
   init() {}
 
-  /// The box `south...north`, `west...east` (degrees), holding places of at most importance
-  /// `maxImportance`.
-  init(south: Double, north: Double, west: Double, east: Double, maxImportance: UInt16 = 0) {
+  /// The box `south...north`, `west...east` (degrees).
+  init(south: Double, north: Double, west: Double, east: Double) {
     (self.south, self.north, self.west, self.east) = (south, north, west, east)
-    self.maxImportance = maxImportance
     isEmpty = false
   }
 

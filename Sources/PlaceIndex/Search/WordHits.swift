@@ -92,7 +92,7 @@ extension WordHits {
         if at < end && Int(shared.tokens[at]) == exact { found.insert(.exact(part)) }
       }
     }
-    for typo in word.typos where !word.range.contains(typo) {
+    for typo in word.typos {
       let at = lowerBound(typo, in: shared.tokens, start, end)
       if at < end && Int(shared.tokens[at]) == typo {
         found.insert(.typo(part))
