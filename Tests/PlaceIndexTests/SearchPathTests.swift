@@ -317,6 +317,79 @@ struct SearchOracleTests {
   }
 }
 
+/// The bounds a scan in rank order stops on hold to the last bit: it stops on a tie with the
+/// worst place kept, so a bound a rounding below a score it bounds would drop a place that
+/// belongs in the results.
+@Suite(
+  .enabled(if: TestPaths.sharedOSMAvailable, "needs ../shared/data/osm (set PLACEINDEX_SHARED)"))
+struct ScoreBoundTests {
+  /// Seeded words and hits: no text score lies above the bound for what the driving word's
+  /// postings tell of the place, and a place that reaches every part of a bound scores it to
+  /// the bit.
+  @Test func noTextScoreLiesAboveItsBoundAndOneThatReachesItEqualsIt() throws {
+    let index = try LoadedIndex(path: try helsinkiSearchIndex.get())
+    let context = SearchContext(filter: AutocompleteFilter(), typeFilter: .any, limit: 10)
+    var rng = SplitMix64(seed: 20_261_202)
+    let parts: [PostingsPart] = [.name, .alternative, .context]
+    var checked = 0
+    var reached = 0
+    for _ in 0..<4_000 {
+      let count = 1 + rng.below(4)
+      let resolved = (0..<count).map { i in
+        ResolvedToken(
+          range: (10 * i)..<(10 * i + 5), exact: rng.below(2) == 0 ? 10 * i : nil, typos: [],
+          cost: 100, typedLength: 1 + rng.below(7))
+      }
+      let candidates = try Candidates(index, resolved: resolved, drivers: [0], context: context)
+      let scorer = try PlaceScorer(
+        index, resolved: resolved, drivers: [0], missing: 0, context: context,
+        candidates: candidates)
+      for _ in 0..<8 {
+        // Each word: a prefix or its whole token in one part, or a typo there.
+        var hits: [WordHits] = resolved.map { word in
+          let part = rng.element(of: parts)
+          switch rng.below(3) {
+          case 0: return word.exact != nil ? [.range(part), .exact(part)] : .range(part)
+          case 1: return .range(part)
+          default: return .typo(part)
+          }
+        }
+        var nameWords = 1 + rng.below(5)
+        // One case in four: every word as its best match, the driving one perhaps only in the
+        // context or only as a prefix, and the name's every other word typed.
+        let best = rng.below(4) == 0
+        let driverCase = rng.below(3)
+        if best {
+          for i in 1..<count {
+            hits[i] = resolved[i].exact != nil ? [.range(.name), .exact(.name)] : .range(.name)
+          }
+          let part: PostingsPart = driverCase == 1 ? .context : .name
+          hits[0] =
+            resolved[0].exact != nil && driverCase != 2
+            ? [.range(part), .exact(part)] : .range(part)
+          nameWords = driverCase == 1 ? max(1, count - 1) : count
+        }
+        guard
+          let text = index.textScore(
+            nameWordCount: nameWords, hits: hits, resolved, missing: 0)
+        else { continue }
+        let bound = scorer.textBound(
+          name: !hits[0].isDisjoint(with: .inName),
+          exactName: !hits[0].isDisjoint(with: .exactInName))
+        #expect(text <= bound, "\(hits) in a name of \(nameWords) words")
+        #expect(text <= scorer.maxText)
+        checked += 1
+        if best {
+          #expect(text == bound, "\(hits) in a name of \(nameWords) words")
+          reached += 1
+        }
+      }
+    }
+    #expect(checked > 10_000)
+    #expect(reached > 2_000)
+  }
+}
+
 /// The tokens a word lies inside, found in the decoded token text, against every token.
 @Suite(
   .enabled(if: TestPaths.sharedOSMAvailable, "needs ../shared/data/osm (set PLACEINDEX_SHARED)"))

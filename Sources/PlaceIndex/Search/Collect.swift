@@ -3,6 +3,13 @@ import PlaceIndexFormat
 
 /// One pass over the candidates: read them in rank order, score them, and stop when no later
 /// place can enter the results.
+///
+/// A later place that can at best tie with the worst place kept cannot enter either: ties go
+/// to the lower rank, and every place kept came before it. Its bound is added up in the order
+/// its score would be (``Ranking/text(words:coverage:wholeName:)``), so "at best a tie" holds
+/// to the last bit. Where many places share one importance (the shops of 50 towns that bear
+/// one name), the scan stops at the first of them that cannot beat the worst instead of
+/// reading them all.
 extension LoadedIndex {
   /// Scores the places of the drivers' postings that match all words but exactly `missing`,
   /// keeping the best in `best`: in rank order, and when nearness keeps that from stopping,
@@ -33,16 +40,24 @@ extension LoadedIndex {
       {
         return
       }
-      // The postings tell, before the record is read, when the word lies in its context alone.
-      if best.isFull
-        && scorer.textBound(
+      if best.isFull {
+        // Every later place has at most the importance of the last record read: stop when
+        // even a perfect text and geo match with it could not enter the results. (The check
+        // below skips places without reading them, and would else skip the rest one by one.)
+        let later = try scorer.laterText(rank, driverLast: candidates.lastExactName)
+        if Ranking.score(text: later, importance: lastImportance, geo: maxGeo) <= best.worst {
+          break
+        }
+        // The postings tell, before the record is read, when the word lies in its context
+        // alone, or in the name only as a prefix.
+        let text = scorer.textBound(
           name: candidates.mayMatchName, exactName: candidates.mayMatchExactName)
-          + maxGeo + lastImportance < best.worst
-      {
-        // No later place whose word lies only in its context can enter either: stop reading
-        // those lists (a town's or country's name is every place's context there).
-        if !candidates.mayMatchName { candidates.dropContextLists() }
-        continue
+        if Ranking.score(text: text, importance: lastImportance, geo: maxGeo) <= best.worst {
+          // No later place whose word lies only in its context can enter either: stop reading
+          // those lists (a town's or country's name is every place's context there).
+          if !candidates.mayMatchName { candidates.dropContextLists() }
+          continue
+        }
       }
       let importance = try scorer.importance(of: rank)
       decodes += 1
@@ -50,8 +65,9 @@ extension LoadedIndex {
       // Places come in rank order, so importance only falls from here: stop when even a
       // perfect text and geo match could not enter the results.
       if best.isFull,
-        try scorer.laterText(rank, driverLast: candidates.lastExactName) + maxGeo + importance
-          < best.worst
+        Ranking.score(
+          text: try scorer.laterText(rank, driverLast: candidates.lastExactName),
+          importance: importance, geo: maxGeo) <= best.worst
       {
         break
       }
@@ -60,7 +76,8 @@ extension LoadedIndex {
       // words, "R A", would else read every candidate: each word may be some name's whole
       // word, so the bound above stays high).
       if exactOnly == nil && best.isFull && !candidates.readsBothEnds
-        && scorer.maxTextOfPrefixes + maxGeo + importance < best.worst
+        && Ranking.score(text: scorer.maxTextOfPrefixes, importance: importance, geo: maxGeo)
+          <= best.worst
       {
         guard let names = try scorer.exactNames() else { break }
         exactOnly = names

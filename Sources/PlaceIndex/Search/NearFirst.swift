@@ -56,7 +56,10 @@ extension LoadedIndex {
     let exactNames = candidates.exactNames?.filter { $0 >= rank }
     // Once no place whose word lies only in its context can enter, those places (often a
     // town's, whose name is every place's context) are passed over.
-    if best.isFull && scorer.maxContextText + scorer.maxGeo + importanceBound < best.worst {
+    if best.isFull
+      && Ranking.score(text: scorer.maxContextText, importance: importanceBound, geo: scorer.maxGeo)
+        < best.worst
+    {
       candidates.dropContextLists()
     }
     let contexts = !candidates.droppedContextLists
@@ -85,7 +88,8 @@ extension LoadedIndex {
     )
     // The ring being read; a ring of more places than this ends the rings (reading it would
     // cost more than the postings it could spare).
-    let ringLimit = min(candidates.cost, Ranking.ringPlaces)
+    let ringLimit = min(
+      candidates.cost, max(Ranking.ringPlaces, candidates.cost / Ranking.ringShare))
     var ringIndex = 0
     var ring: [Int]? = try placesNear(
       .circle(center: focus, radiusMeters: radii[0]), limit: ringLimit, sorted: false)
@@ -94,7 +98,12 @@ extension LoadedIndex {
       // Every place not seen yet comes at or after the next one from the postings.
       let unseenText = try scorer.laterText(
         next?.rank ?? .max, driverLast: exactNamesSeen ? -1 : candidates.lastExactName)
-      if best.isFull && unseenText + importanceBound + geoBound < best.worst { return true }
+      if best.isFull
+        && Ranking.score(text: unseenText, importance: importanceBound, geo: geoBound)
+          < best.worst
+      {
+        return true
+      }
       // One place from the postings; when they end, every candidate was seen.
       guard let (rank, name, exactName, hits) = next else { return true }
       next = try candidates.next().map {
@@ -103,7 +112,9 @@ extension LoadedIndex {
       if !seen.contains(rank) {
         seen.insert(rank)
         let text = scorer.textBound(name: name, exactName: exactName)
-        if !best.isFull || text + importanceBound + geoBound >= best.worst {
+        if !best.isFull
+          || Ranking.score(text: text, importance: importanceBound, geo: geoBound) >= best.worst
+        {
           let importance = try scorer.importance(of: rank)
           importanceBound = importance
           try scorer.score(
@@ -132,7 +143,11 @@ extension LoadedIndex {
         guard name || (contexts && !hits.isDisjoint(with: Self.contextHits)) else { continue }
         seen.insert(rank)
         let text = scorer.textBound(name: name, exactName: !hits.isDisjoint(with: .exactInName))
-        if best.isFull && text + importanceBound + geoBound < best.worst { continue }
+        if best.isFull
+          && Ranking.score(text: text, importance: importanceBound, geo: geoBound) < best.worst
+        {
+          continue
+        }
         let importance = try scorer.importance(of: rank)
         try scorer.score(
           rank, driverHits: hits, importance: importance, geoBound: geoBound, into: &best)

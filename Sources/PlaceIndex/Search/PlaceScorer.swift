@@ -27,8 +27,8 @@ struct PlaceScorer {
   let maxTextOfPrefixes: Double
   /// The best geo score: the full nearness bonus when there is a focus.
   let maxGeo: Double
-  /// The coverage and whole-name bonus that ``maxText`` holds besides the words' own scores.
-  private let textBonus: Double
+  /// The whole-name bonus that ``maxText`` holds (0 when no place can earn it in this pass).
+  private let wholeNameBonus: Double
   /// Per word, the last place whose primary or alternative name carries its exact token: -1
   /// when it has none, `Int.max` when they are more than ``Ranking/exactNamesRead``; read on
   /// first use (``laterText(_:driverLast:)``).
@@ -62,24 +62,35 @@ struct PlaceScorer {
     self.missing = missing
     self.context = context
     let wholeName = missing == 0 && LoadedIndex.mayEarnWholeName(resolved)
-    var text = W.coverage + (wholeName ? W.wholeName : 0)
-    for q in resolved { text += q.exact != nil ? W.nameExact : W.namePrefix }
-    maxText = text
-    textBonus = W.coverage + (wholeName ? W.wholeName : 0)
-    maxTextOfPrefixes = textBonus + Double(resolved.count) * W.namePrefix
-    driver = drivers.count == 1 ? drivers[0] : nil
-    var contextText = text
-    var prefixText = text
-    if drivers.count == 1 {
-      let d = resolved[drivers[0]]
-      if d.exact != nil { prefixText -= W.nameExact - W.namePrefix }
-      contextText -=
-        d.exact != nil ? W.nameExact - W.contextExact : W.namePrefix - W.contextPrefix
-      if wholeName { contextText -= W.wholeName }
-      if resolved.count == 1 { contextText -= W.coverage }
+    let bonus = wholeName ? W.wholeName : 0
+    wholeNameBonus = bonus
+    let single = drivers.count == 1 ? drivers[0] : nil
+    driver = single
+    // Each bound adds its parts in the order of `Ranking.text`: it is then at least every
+    // score it bounds to the last bit, and equal to the score of a place that reaches it.
+    let best = resolved.map { $0.exact != nil ? W.nameExact : W.namePrefix }
+    func bound(driverPoints: Double? = nil, coverage: Double = W.coverage, wholeName: Double)
+      -> Double
+    {
+      var words = 0.0
+      for i in best.indices { words += (i == single ? driverPoints : nil) ?? best[i] }
+      return W.text(words: words, coverage: coverage, wholeName: wholeName)
     }
-    maxContextText = contextText
-    maxPrefixText = prefixText
+    maxText = bound(wholeName: bonus)
+    maxTextOfPrefixes = W.text(
+      words: resolved.reduce(0) { s, _ in s + W.namePrefix }, coverage: W.coverage,
+      wholeName: bonus)
+    if let single {
+      maxPrefixText = bound(driverPoints: W.namePrefix, wholeName: bonus)
+      // A word in the context alone: no whole-name bonus, and the coverage needs another word
+      // in the name.
+      maxContextText = bound(
+        driverPoints: resolved[single].exact != nil ? W.contextExact : W.contextPrefix,
+        coverage: resolved.count == 1 ? 0 : W.coverage, wholeName: 0)
+    } else {
+      maxPrefixText = maxText
+      maxContextText = maxText
+    }
     maxGeo = context.focus == nil ? 0 : W.nearness
     decoded = try index.decodedContexts.view
     sharedTerms = try index.sharedTerms
@@ -129,11 +140,11 @@ struct PlaceScorer {
         return try index.exactNamePlaces(exact).map { $0.last ?? -1 } ?? .max
       }
     }
-    var text = textBonus
+    var words = 0.0
     for (i, last) in lastExactNames!.enumerated() {
-      text += rank <= (i == driver ? driverLast : last) ? Ranking.nameExact : Ranking.namePrefix
+      words += rank <= (i == driver ? driverLast : last) ? Ranking.nameExact : Ranking.namePrefix
     }
-    return text
+    return Ranking.text(words: words, coverage: Ranking.coverage, wholeName: wholeNameBonus)
   }
 
   /// The best text score of a place, from what the postings tell of it: whether the driving
@@ -179,26 +190,32 @@ struct PlaceScorer {
     var geoBound = geoBound
     if best.isFull && squares != nil {
       geoBound = min(geoBound, self.geoBound(of: rank))
-      if maxText + importance + geoBound < best.worst { return }
+      if Ranking.score(text: maxText, importance: importance, geo: geoBound) < best.worst {
+        return
+      }
     }
     let told = driverHits == nil ? nil : toldWord
     if told == nil || resolved.count > 1 { try readTerms(rank) }
     var missed = 0
     // The words' scores, and the coverage and whole-name bonus at most: the best text score
     // the place can have, known before its record is read.
-    var text = textBonus
+    var words = 0.0
     for i in hits.indices {
       hits[i] = i == told ? driverHits! : WordHits.of(resolved[i], in: terms, shared: sharedTerms)
       if let (part, share, exact) = hits[i].match {
-        text += share * part.weight(exact: exact)
+        words += share * part.weight(exact: exact)
       } else {
         missed += 1
       }
     }
+    let text = Ranking.text(words: words, coverage: Ranking.coverage, wholeName: wholeNameBonus)
     // A place that misses another number of words than this pass scores, or that cannot rank,
     // is not read.
     guard missed == missing else { return }
-    if best.isFull && text + importance + geoBound < best.worst { return }
+    if best.isFull && Ranking.score(text: text, importance: importance, geo: geoBound) < best.worst
+    {
+      return
+    }
     try index.places.match(rank, into: &entry, contexts: decoded)
     try insert(rank, importance: importance, geoBound: geoBound, into: &best)
   }
@@ -214,7 +231,10 @@ struct PlaceScorer {
         nameWordCount: entry.nameWordCount, hits: hits, resolved, missing: missing)
     else { return }
     // Ties with the worst place still go to `insert`, which orders them by rank.
-    if best.isFull && text + importance + geoBound < best.worst { return }
+    if best.isFull && Ranking.score(text: text, importance: importance, geo: geoBound) < best.worst
+    {
+      return
+    }
     guard try context.accepts(entry, in: index) else { return }
     let point = Coordinate(
       latitude: Double(entry.latitudeE7) / 1e7, longitude: Double(entry.longitudeE7) / 1e7)
@@ -224,7 +244,7 @@ struct PlaceScorer {
       return
     }
     let (geo, distance) = index.geoScore(point, context: context)
-    let score = text + importance + geo
+    let score = Ranking.score(text: text, importance: importance, geo: geo)
     if best.isFull && score < best.worst { return }
     best.insert(
       ScoredPlace(

@@ -131,8 +131,14 @@ enum Ranking {
 
   /// Radii of the rings read around the focus, in meters.
   static let ringRadii: [Double] = [250, 500, 1_000, 2_000, 4_000, 8_000, 16_000, 32_000]
-  /// Most places in a ring.
+  /// Most places in a ring: this many, or when the driving word's postings hold more than
+  /// ``ringShare`` times as many, that share of them. A ring of more ends the rings: reading
+  /// it (each place's tokens) would cost more than the postings it may spare. Where one word
+  /// matches places all over a large index ("s"), the rings around the focus are what end
+  /// the scan, and they hold as many places as in a small one.
   static let ringPlaces = 4096
+  /// See ``ringPlaces``.
+  static let ringShare = 8
   /// At most this many places whose name carries the typed word whole are read first.
   static let exactNamesFirst = 64
   /// The places whose name carries the driving word whole are read ahead (the last of them
@@ -268,7 +274,8 @@ enum Ranking {
         "work limits are positive",
         [
           wholeNameMinimum, relaxedBudget, maxTypoCandidates, typoSkipDepth, infixMinimum,
-          maxInfixCandidates, ringPlaces, exactNamesFirst, exactNamesRead, nearFirstAfter,
+          maxInfixCandidates, ringPlaces, ringShare, exactNamesFirst, exactNamesRead,
+          nearFirstAfter,
           nearFirstMinimumCost,
           candidatesPerResult, candidatesPerResultWhenShort, typoWhenFewerThanLimits,
         ].allSatisfy { $0 > 0 }

@@ -97,11 +97,7 @@ extension LoadedIndex {
           word: text, part: part.explanationName, match: kind,
           points: share * part.weight(exact: exact)))
     }
-    if entry.nameWordCount > 0 {
-      out.coverage =
-        Ranking.coverage * min(inName, Double(entry.nameWordCount))
-        / Double(entry.nameWordCount)
-    }
+    out.coverage = Self.coverage(inName: inName, nameWordCount: entry.nameWordCount)
     if allInName && words.count >= entry.nameWordCount && Self.mayEarnWholeName(words) {
       out.wholeName = Ranking.wholeName * leastShare
     }

@@ -16,6 +16,15 @@ extension LoadedIndex {
     return (Ranking.nearness * exp(-d / Ranking.nearnessScale), distance)
   }
 
+  /// The share of a name's `nameWordCount` words that typed words matching `inName` of them
+  /// cover: at most 1, and 1 exactly when they cover all (the ratio is taken before it is
+  /// weighted, so that no rounding lifts a weighted share above ``Ranking/coverage``).
+  @inline(__always)
+  static func coverage(inName: Double, nameWordCount: Int) -> Double {
+    guard nameWordCount > 0 else { return 0 }
+    return Ranking.coverage * (min(inName, Double(nameWordCount)) / Double(nameWordCount))
+  }
+
   /// The text score of a place whose name has `nameWordCount` words, from where each
   /// resolved word lies in it (`hits`, one per word), or nil when it misses more than
   /// `missing` of them (exactly `missing`: fewer were scored by a stricter pass).
@@ -23,7 +32,7 @@ extension LoadedIndex {
   func textScore(
     nameWordCount: Int, hits: [WordHits], _ resolved: [ResolvedToken], missing: Int
   ) -> Double? {
-    var text = 0.0
+    var words = 0.0
     var allInName = true
     var missed = 0
     // The name's words the typed words matched, a typo match counting its share; and the
@@ -41,23 +50,44 @@ extension LoadedIndex {
       }
       if part == .name { inName += share } else { allInName = false }
       leastShare = min(leastShare, share)
-      text += share * part.weight(exact: exact)
+      words += share * part.weight(exact: exact)
     }
     guard missed == missing else { return nil }
-    if nameWordCount > 0 {
-      text += Ranking.coverage * min(inName, Double(nameWordCount)) / Double(nameWordCount)
-    }
     // Every word of the name typed: "Restaurant Weinstube" is that place, not
     // "Hotel Restaurant Weinstube".
     // Not after one or two letters: any one-word name (or other-language name) starting with
     // them would get it.
     // A typo earns its share of it: a name typed as it is outranks one reached by a typo.
-    if allInName && resolved.count >= nameWordCount && Self.mayEarnWholeName(resolved) {
-      text += Ranking.wholeName * leastShare
-    }
-    return text
+    let whole =
+      allInName && resolved.count >= nameWordCount && Self.mayEarnWholeName(resolved)
+      ? Ranking.wholeName * leastShare : 0
+    return Ranking.text(
+      words: words, coverage: Self.coverage(inName: inName, nameWordCount: nameWordCount),
+      wholeName: whole)
+  }
+}
+
+extension Ranking {
+  /// A text score from its parts: the typed words' points, added in word order, then the
+  /// coverage, then the whole-name bonus.
+  ///
+  /// Every score and every bound of the search is added up in this one order, and its total
+  /// in that of ``score(text:importance:geo:)``. Floating-point addition rounds, so the same parts
+  /// added in another order can differ in the last bit; in one order, a sum is monotone in
+  /// each part: a bound whose parts are each at least a place's is at least its score, and a
+  /// bound whose parts equal them is its score to the bit. That is what lets a scan in rank
+  /// order stop on a tie (``LoadedIndex/collect(_:drivers:missing:context:into:)``): a later
+  /// place that can at best equal the worst place kept sorts after it.
+  @inline(__always)
+  static func text(words: Double, coverage: Double, wholeName: Double) -> Double {
+    words + coverage + wholeName
   }
 
+  /// A score from its parts, in the one order of ``text(words:coverage:wholeName:)``.
+  @inline(__always)
+  static func score(text: Double, importance: Double, geo: Double) -> Double {
+    text + importance + geo
+  }
 }
 
 extension PostingsPart {

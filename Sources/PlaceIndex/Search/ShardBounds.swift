@@ -79,9 +79,11 @@ struct ShardExtent: Sendable {
 
   /// The best score a place of this index can earn for `words`, with `context`'s focus.
   func bestScore(_ words: [ResolvedToken], context: SearchContext) -> Double {
-    let text = Ranking.coverage + Ranking.wholeName + Double(words.count) * Ranking.nameExact
+    let text = Ranking.text(
+      words: words.reduce(0) { s, _ in s + Ranking.nameExact }, coverage: Ranking.coverage,
+      wholeName: Ranking.wholeName)
     let importance = Ranking.importance * Double(maxImportance) / 65535
-    return text + importance + bestGeo(context)
+    return Ranking.score(text: text, importance: importance, geo: bestGeo(context))
   }
 
   /// The most geo score a place of the box can earn with `context`'s focus: the full bonus
