@@ -30,6 +30,36 @@ extension LoadedIndex {
     // Once set, the places whose name carries a typed word whole: the only candidates left
     // that can enter.
     var exactOnly: PostingsMerger? = nil
+    // Once no later place whose name lacks every typed word whole can enter (every later place
+    // having at most `importance`), only those that carry one are read: from their own name
+    // lists when these hold fewer places than the drivers' postings, else as a filter on
+    // those. (A search of several short words, "R A", would else read every candidate: each
+    // word may be some name's whole word, so the importance bound stays high; a word typed
+    // whole in the names of a few places and the context of many, "Lie", likewise.) True
+    // when the scan is over.
+    func narrowsToExactNames(at rank: Int, importance: Double) throws(IndexFormatError) -> Bool {
+      guard exactOnly == nil, best.isFull, !candidates.readsBothEnds,
+        Ranking.score(text: scorer.maxTextOfPrefixes, importance: importance, geo: maxGeo)
+          <= best.worst
+      else { return false }
+      guard var names = try scorer.exactNames() else { return true }
+      guard try exactNameCount(resolved) < candidates.cost else {
+        exactOnly = names
+        return false
+      }
+      _ = try names.hits(at: rank)
+      while let r = try names.next() {
+        let importance = try scorer.importance(of: r)
+        if Ranking.score(
+          text: try scorer.laterText(r, driverLast: candidates.lastExactName),
+          importance: importance, geo: maxGeo) <= best.worst
+        {
+          break
+        }
+        try scorer.score(r, importance: importance, geoBound: maxGeo, into: &best)
+      }
+      return true
+    }
     while let rank = try candidates.next() {
       if exactOnly != nil, try exactOnly!.hits(at: rank) == [] { continue }
       // Nearness keeps this scan from stopping: read the rest from both ends.
@@ -48,6 +78,8 @@ extension LoadedIndex {
         if Ranking.score(text: later, importance: lastImportance, geo: maxGeo) <= best.worst {
           break
         }
+        if try narrowsToExactNames(at: rank, importance: lastImportance) { return }
+        if exactOnly != nil, try exactOnly!.hits(at: rank) == [] { continue }
         // The postings tell, before the record is read, when the word lies in its context
         // alone, or in the name only as a prefix.
         let text = scorer.textBound(
@@ -71,18 +103,8 @@ extension LoadedIndex {
       {
         break
       }
-      // No later place whose name lacks every typed word whole can enter: only the
-      // candidates whose name carries one are read from here (a search of several short
-      // words, "R A", would else read every candidate: each word may be some name's whole
-      // word, so the bound above stays high).
-      if exactOnly == nil && best.isFull && !candidates.readsBothEnds
-        && Ranking.score(text: scorer.maxTextOfPrefixes, importance: importance, geo: maxGeo)
-          <= best.worst
-      {
-        guard let names = try scorer.exactNames() else { break }
-        exactOnly = names
-        guard try exactOnly!.hits(at: rank) != [] else { continue }
-      }
+      if try narrowsToExactNames(at: rank, importance: importance) { return }
+      if exactOnly != nil, try exactOnly!.hits(at: rank) == [] { continue }
       try scorer.score(
         rank, driverHits: candidates.hits, importance: importance, geoBound: maxGeo, into: &best)
     }
