@@ -35,17 +35,17 @@ extension LoadedIndex {
     // lists when these hold fewer places than the drivers' postings, else as a filter on
     // those. (A search of several short words, "R A", would else read every candidate: each
     // word may be some name's whole word, so the importance bound stays high; a word typed
-    // whole in the names of a few places and the context of many, "Lie", likewise.) True
-    // when the scan is over.
-    func narrowsToExactNames(at rank: Int, importance: Double) throws(IndexFormatError) -> Bool {
+    // whole in the names of a few places and the context of many, "Lie", likewise.)
+    func narrowed(at rank: Int, importance: Double) throws(IndexFormatError) -> Narrowed {
+      // Filtering already: the scan passed over this place if it lacked one.
       guard exactOnly == nil, best.isFull, !candidates.readsBothEnds,
         Ranking.score(text: scorer.maxTextOfPrefixes, importance: importance, geo: maxGeo)
           <= best.worst
-      else { return false }
-      guard var names = try scorer.exactNames() else { return true }
+      else { return .read }
+      guard var names = try scorer.exactNames() else { return .over }
       guard try exactNameCount(resolved) < candidates.cost else {
         exactOnly = names
-        return false
+        return try names.hits(at: rank) == [] ? .skip : .read
       }
       _ = try names.hits(at: rank)
       while let r = try names.next() {
@@ -58,7 +58,7 @@ extension LoadedIndex {
         }
         try scorer.score(r, importance: importance, geoBound: maxGeo, into: &best)
       }
-      return true
+      return .over
     }
     while let rank = try candidates.next() {
       if exactOnly != nil, try exactOnly!.hits(at: rank) == [] { continue }
@@ -70,21 +70,27 @@ extension LoadedIndex {
       {
         return
       }
+      // The best text score of this place or any later one (nil until the results are full).
+      var later: Double? = nil
       if best.isFull {
         // Every later place has at most the importance of the last record read: stop when
         // even a perfect text and geo match with it could not enter the results. (The check
         // below skips places without reading them, and would else skip the rest one by one.)
-        let later = try scorer.laterText(rank, driverLast: candidates.lastExactName)
-        if Ranking.score(text: later, importance: lastImportance, geo: maxGeo) <= best.worst {
+        let text = try scorer.laterText(rank, driverLast: candidates.lastExactName)
+        later = text
+        if Ranking.score(text: text, importance: lastImportance, geo: maxGeo) <= best.worst {
           break
         }
-        if try narrowsToExactNames(at: rank, importance: lastImportance) { return }
-        if exactOnly != nil, try exactOnly!.hits(at: rank) == [] { continue }
+        switch try narrowed(at: rank, importance: lastImportance) {
+        case .over: return
+        case .skip: continue
+        case .read: break
+        }
         // The postings tell, before the record is read, when the word lies in its context
         // alone, or in the name only as a prefix.
-        let text = scorer.textBound(
+        let bound = scorer.textBound(
           name: candidates.mayMatchName, exactName: candidates.mayMatchExactName)
-        if Ranking.score(text: text, importance: lastImportance, geo: maxGeo) <= best.worst {
+        if Ranking.score(text: bound, importance: lastImportance, geo: maxGeo) <= best.worst {
           // No later place whose word lies only in its context can enter either: stop reading
           // those lists (a town's or country's name is every place's context there).
           if !candidates.mayMatchName { candidates.dropContextLists() }
@@ -95,18 +101,31 @@ extension LoadedIndex {
       decodes += 1
       lastImportance = importance
       // Places come in rank order, so importance only falls from here: stop when even a
-      // perfect text and geo match could not enter the results.
-      if best.isFull,
-        Ranking.score(
-          text: try scorer.laterText(rank, driverLast: candidates.lastExactName),
-          importance: importance, geo: maxGeo) <= best.worst
-      {
-        break
+      // perfect text and geo match could not enter the results (the same check with this
+      // place's own importance, at most the last one's).
+      if let later {
+        if Ranking.score(text: later, importance: importance, geo: maxGeo) <= best.worst {
+          break
+        }
+        switch try narrowed(at: rank, importance: importance) {
+        case .over: return
+        case .skip: continue
+        case .read: break
+        }
       }
-      if try narrowsToExactNames(at: rank, importance: importance) { return }
-      if exactOnly != nil, try exactOnly!.hits(at: rank) == [] { continue }
       try scorer.score(
         rank, driverHits: candidates.hits, importance: importance, geoBound: maxGeo, into: &best)
     }
   }
+}
+
+/// What a scan in rank order does with a place once only whole-word names may enter
+/// (``LoadedIndex/collect(_:drivers:missing:context:into:)``).
+private enum Narrowed {
+  /// Read it: it may enter.
+  case read
+  /// Pass over it: its name carries no typed word whole.
+  case skip
+  /// Stop: the places that may enter were read from their own lists, or there are none.
+  case over
 }

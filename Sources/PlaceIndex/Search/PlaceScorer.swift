@@ -68,25 +68,23 @@ struct PlaceScorer {
     driver = single
     // Each bound adds its parts in the order of `Ranking.text`: it is then at least every
     // score it bounds to the last bit, and equal to the score of a place that reaches it.
+    // Per word, its best points: in the name, whole when it is a token.
     let best = resolved.map { $0.exact != nil ? W.nameExact : W.namePrefix }
-    func bound(driverPoints: Double? = nil, coverage: Double = W.coverage, wholeName: Double)
-      -> Double
-    {
-      var words = 0.0
-      for i in best.indices { words += (i == single ? driverPoints : nil) ?? best[i] }
-      return W.text(words: words, coverage: coverage, wholeName: wholeName)
+    func bound(_ points: [Double], coverage: Double = W.coverage, wholeName: Double) -> Double {
+      W.text(words: points.reduce(0, +), coverage: coverage, wholeName: wholeName)
     }
-    maxText = bound(wholeName: bonus)
-    maxTextOfPrefixes = W.text(
-      words: resolved.reduce(0) { s, _ in s + W.namePrefix }, coverage: W.coverage,
-      wholeName: bonus)
+    maxText = bound(best, wholeName: bonus)
+    maxTextOfPrefixes = bound(best.map { _ in W.namePrefix }, wholeName: bonus)
     if let single {
-      maxPrefixText = bound(driverPoints: W.namePrefix, wholeName: bonus)
+      var prefix = best
+      prefix[single] = W.namePrefix
+      maxPrefixText = bound(prefix, wholeName: bonus)
       // A word in the context alone: no whole-name bonus, and the coverage needs another word
       // in the name.
+      var contextOnly = best
+      contextOnly[single] = resolved[single].exact != nil ? W.contextExact : W.contextPrefix
       maxContextText = bound(
-        driverPoints: resolved[single].exact != nil ? W.contextExact : W.contextPrefix,
-        coverage: resolved.count == 1 ? 0 : W.coverage, wholeName: 0)
+        contextOnly, coverage: resolved.count == 1 ? 0 : W.coverage, wholeName: 0)
     } else {
       maxPrefixText = maxText
       maxContextText = maxText
