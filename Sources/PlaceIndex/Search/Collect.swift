@@ -60,6 +60,16 @@ extension LoadedIndex {
       }
       return .over
     }
+    // With full results: over when no place from `rank` on (text at most `laterText`,
+    // importance at most `importance`) can enter, else what the narrowing says.
+    func next(at rank: Int, laterText: Double, importance: Double) throws(IndexFormatError)
+      -> Narrowed
+    {
+      if Ranking.score(text: laterText, importance: importance, geo: maxGeo) <= best.worst {
+        return .over
+      }
+      return try narrowed(at: rank, importance: importance)
+    }
     while let rank = try candidates.next() {
       if exactOnly != nil, try exactOnly!.hits(at: rank) == [] { continue }
       // Nearness keeps this scan from stopping: read the rest from both ends.
@@ -78,10 +88,7 @@ extension LoadedIndex {
         // below skips places without reading them, and would else skip the rest one by one.)
         let text = try scorer.laterText(rank, driverLast: candidates.lastExactName)
         later = text
-        if Ranking.score(text: text, importance: lastImportance, geo: maxGeo) <= best.worst {
-          break
-        }
-        switch try narrowed(at: rank, importance: lastImportance) {
+        switch try next(at: rank, laterText: text, importance: lastImportance) {
         case .over: return
         case .skip: continue
         case .read: break
@@ -104,10 +111,7 @@ extension LoadedIndex {
       // perfect text and geo match could not enter the results (the same check with this
       // place's own importance, at most the last one's).
       if let later {
-        if Ranking.score(text: later, importance: importance, geo: maxGeo) <= best.worst {
-          break
-        }
-        switch try narrowed(at: rank, importance: importance) {
+        switch try next(at: rank, laterText: later, importance: importance) {
         case .over: return
         case .skip: continue
         case .read: break
