@@ -258,7 +258,7 @@ struct SearchOracleTests {
       let point = Coordinate(
         latitude: Double(entry.latitudeE7) / 1e7, longitude: Double(entry.longitudeE7) / 1e7)
       let (geo, distance) = index.geoScore(point, context: context)
-      let importance = Ranking.importance * Double(entry.importance) / 65535
+      let importance = Ranking.importance(stored: entry.importance)
       all.append(
         ScoredPlace(
           rank: rank, score: text + importance + geo, distance: distance,

@@ -38,9 +38,9 @@ extension LoadedIndex {
     // whole in the names of a few places and the context of many, "Lie", likewise.)
     func narrowed(at rank: Int, importance: Double) throws(IndexFormatError) -> Narrowed {
       // Filtering already: the scan passed over this place if it lacked one.
-      guard exactOnly == nil, best.isFull, !candidates.readsBothEnds,
-        Ranking.score(text: scorer.maxTextOfPrefixes, importance: importance, geo: maxGeo)
-          <= best.worst
+      guard exactOnly == nil, !candidates.readsBothEnds,
+        best.excludesLater(
+          Ranking.score(text: scorer.maxTextOfPrefixes, importance: importance, geo: maxGeo))
       else { return .read }
       guard var names = try scorer.exactNames() else { return .over }
       guard try exactNameCount(resolved) < candidates.cost else {
@@ -50,9 +50,10 @@ extension LoadedIndex {
       _ = try names.hits(at: rank)
       while let r = try names.next() {
         let importance = try scorer.importance(of: r)
-        if Ranking.score(
-          text: try scorer.laterText(r, driverLast: candidates.lastExactName),
-          importance: importance, geo: maxGeo) <= best.worst
+        if best.excludesLater(
+          Ranking.score(
+            text: try scorer.laterText(r, driverLast: candidates.lastExactName),
+            importance: importance, geo: maxGeo))
         {
           break
         }
@@ -65,7 +66,7 @@ extension LoadedIndex {
     func next(at rank: Int, laterText: Double, importance: Double) throws(IndexFormatError)
       -> Narrowed
     {
-      if Ranking.score(text: laterText, importance: importance, geo: maxGeo) <= best.worst {
+      if best.excludesLater(Ranking.score(text: laterText, importance: importance, geo: maxGeo)) {
         return .over
       }
       return try narrowed(at: rank, importance: importance)
@@ -80,9 +81,9 @@ extension LoadedIndex {
       {
         return
       }
-      // The best text score of this place or any later one (nil until the results are full).
+      // The best text score of this place or any later one (nil until a score keeps places out).
       var later: Double? = nil
-      if best.isFull {
+      if best.prunes {
         // Every later place has at most the importance of the last record read: stop when
         // even a perfect text and geo match with it could not enter the results. (The check
         // below skips places without reading them, and would else skip the rest one by one.)
@@ -97,7 +98,7 @@ extension LoadedIndex {
         // alone, or in the name only as a prefix.
         let bound = scorer.textBound(
           name: candidates.mayMatchName, exactName: candidates.mayMatchExactName)
-        if Ranking.score(text: bound, importance: lastImportance, geo: maxGeo) <= best.worst {
+        if best.excludesLater(Ranking.score(text: bound, importance: lastImportance, geo: maxGeo)) {
           // No later place whose word lies only in its context can enter either: stop reading
           // those lists (a town's or country's name is every place's context there).
           if !candidates.mayMatchName { candidates.dropContextLists() }

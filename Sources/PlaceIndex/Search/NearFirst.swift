@@ -56,9 +56,8 @@ extension LoadedIndex {
     let exactNames = candidates.exactNames?.filter { $0 >= rank }
     // Once no place whose word lies only in its context can enter, those places (often a
     // town's, whose name is every place's context) are passed over.
-    if best.isFull
-      && Ranking.score(text: scorer.maxContextText, importance: importanceBound, geo: scorer.maxGeo)
-        < best.worst
+    if best.excludes(
+      Ranking.score(text: scorer.maxContextText, importance: importanceBound, geo: scorer.maxGeo))
     {
       candidates.dropContextLists()
     }
@@ -98,9 +97,7 @@ extension LoadedIndex {
       // Every place not seen yet comes at or after the next one from the postings.
       let unseenText = try scorer.laterText(
         next?.rank ?? .max, driverLast: exactNamesSeen ? -1 : candidates.lastExactName)
-      if best.isFull
-        && Ranking.score(text: unseenText, importance: importanceBound, geo: geoBound)
-          < best.worst
+      if best.excludes(Ranking.score(text: unseenText, importance: importanceBound, geo: geoBound))
       {
         return true
       }
@@ -112,9 +109,7 @@ extension LoadedIndex {
       if !seen.contains(rank) {
         seen.insert(rank)
         let text = scorer.textBound(name: name, exactName: exactName)
-        if !best.isFull
-          || Ranking.score(text: text, importance: importanceBound, geo: geoBound) >= best.worst
-        {
+        if !best.excludes(Ranking.score(text: text, importance: importanceBound, geo: geoBound)) {
           let importance = try scorer.importance(of: rank)
           importanceBound = importance
           try scorer.score(
@@ -143,9 +138,7 @@ extension LoadedIndex {
         guard name || (contexts && !hits.isDisjoint(with: Self.contextHits)) else { continue }
         seen.insert(rank)
         let text = scorer.textBound(name: name, exactName: !hits.isDisjoint(with: .exactInName))
-        if best.isFull
-          && Ranking.score(text: text, importance: importanceBound, geo: geoBound) < best.worst
-        {
+        if best.excludes(Ranking.score(text: text, importance: importanceBound, geo: geoBound)) {
           continue
         }
         let importance = try scorer.importance(of: rank)

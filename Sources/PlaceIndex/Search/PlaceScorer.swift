@@ -155,7 +155,7 @@ struct PlaceScorer {
   /// The weighted importance of place `rank`, known without reading its record.
   @inline(__always)
   func importance(of rank: Int) throws(IndexFormatError) -> Double {
-    Ranking.importance * Double(try index.places.importance(of: rank, decoded: decoded)) / 65535
+    Ranking.importance(stored: try index.places.importance(of: rank, decoded: decoded))
   }
 
   /// Where word `i` lies in place `rank`, from the place's tokens (TERMS).
@@ -186,9 +186,9 @@ struct PlaceScorer {
     // A place far from the focus is passed over before its tokens are read when even a
     // perfect text match could not rank it there.
     var geoBound = geoBound
-    if best.isFull && squares != nil {
+    if best.prunes && squares != nil {
       geoBound = min(geoBound, self.geoBound(of: rank))
-      if Ranking.score(text: maxText, importance: importance, geo: geoBound) < best.worst {
+      if best.excludes(Ranking.score(text: maxText, importance: importance, geo: geoBound)) {
         return
       }
     }
@@ -210,8 +210,7 @@ struct PlaceScorer {
     // A place that misses another number of words than this pass scores, or that cannot rank,
     // is not read.
     guard missed == missing else { return }
-    if best.isFull && Ranking.score(text: text, importance: importance, geo: geoBound) < best.worst
-    {
+    if best.excludes(Ranking.score(text: text, importance: importance, geo: geoBound)) {
       return
     }
     try index.places.match(rank, into: &entry, contexts: decoded)
@@ -229,8 +228,7 @@ struct PlaceScorer {
         nameWordCount: entry.nameWordCount, hits: hits, resolved, missing: missing)
     else { return }
     // Ties with the worst place still go to `insert`, which orders them by rank.
-    if best.isFull && Ranking.score(text: text, importance: importance, geo: geoBound) < best.worst
-    {
+    if best.excludes(Ranking.score(text: text, importance: importance, geo: geoBound)) {
       return
     }
     guard try context.accepts(entry, in: index) else { return }
@@ -243,7 +241,7 @@ struct PlaceScorer {
     }
     let (geo, distance) = index.geoScore(point, context: context)
     let score = Ranking.score(text: text, importance: importance, geo: geo)
-    if best.isFull && score < best.worst { return }
+    if best.excludes(score) { return }
     best.insert(
       ScoredPlace(
         rank: rank, score: score, distance: distance,

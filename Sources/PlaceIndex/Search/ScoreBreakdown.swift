@@ -101,7 +101,7 @@ extension LoadedIndex {
     if allInName && words.count >= entry.nameWordCount && Self.mayEarnWholeName(words) {
       out.wholeName = Ranking.wholeName * leastShare
     }
-    out.importance = Ranking.importance * Double(entry.importance) / 65535
+    out.importance = Ranking.importance(stored: entry.importance)
     let context = SearchContext(filter: filter, typeFilter: typeFilter, limit: limit)
     let point = Coordinate(
       latitude: Double(entry.latitudeE7) / 1e7, longitude: Double(entry.longitudeE7) / 1e7)

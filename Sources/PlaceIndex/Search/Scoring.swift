@@ -83,6 +83,12 @@ extension Ranking {
     words + coverage + wholeName
   }
 
+  /// The importance part of a score: a place's stored importance (0…65535) weighted.
+  @inline(__always)
+  static func importance(stored: UInt16) -> Double {
+    importance * Double(stored) / 65535
+  }
+
   /// A score from its parts, in the one order of ``text(words:coverage:wholeName:)``.
   @inline(__always)
   static func score(text: Double, importance: Double, geo: Double) -> Double {

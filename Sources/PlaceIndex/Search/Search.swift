@@ -50,15 +50,15 @@ extension LoadedIndex {
     for s in try searchOrder(indexes, resolved, context: context)
     where !resolved[s].contains(where: \.isEmpty) {
       let (index, words) = (indexes[s], resolved[s])
-      // Shards in order of their best possible score: one that cannot beat the places kept
-      // is skipped, and so are all after it.
+      var best = TopPlaces(limit: limit)
+      // Shards in order of their best possible score: one that cannot reach the places kept
+      // is skipped, and so are all after it. One that can searches only for places that reach
+      // them: the limit-th best score kept is its floor.
       if indexes.count > 1, found.count >= limit {
-        // The score the kept places must beat: the limit-th best (ties do not matter here).
-        let worst = found.map(\.score).sorted(by: >)[limit - 1]
-        if try index.extent.bestScore(words, context: context) < worst { break }
+        best.floor = found.map(\.score).sorted(by: >)[limit - 1]
+        if try index.extent.bestScore(words, context: context) < best.floor { break }
       }
       let driver = words.indices.min { words[$0].cost < words[$1].cost }!
-      var best = TopPlaces(limit: limit)
       try index.located { () throws(IndexFormatError) in
         try index.collect(words, drivers: [driver], missing: 0, context: context, into: &best)
       }
@@ -184,6 +184,11 @@ extension LoadedIndex {
     var found: [ScoredPlace] = []
     for (s, index) in indexes.enumerated() {
       var best = TopPlaces(limit: limit)
+      // As in the first pass: a place below the limit-th best found cannot be merged in (a
+      // hair lower, as the penalty is taken off after).
+      if found.count >= limit {
+        best.floor = found.map(\.score).sorted(by: >)[limit - 1] + Ranking.relaxedPenalty - 1e-9
+      }
       try index.located { () throws(IndexFormatError) in
         try index.collect(
           words[s], drivers: Array(order.prefix(2)), missing: 1, context: relaxedContext,

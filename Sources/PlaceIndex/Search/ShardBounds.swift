@@ -82,7 +82,7 @@ struct ShardExtent: Sendable {
     let text = Ranking.text(
       words: words.reduce(0) { s, _ in s + Ranking.nameExact }, coverage: Ranking.coverage,
       wholeName: Ranking.wholeName)
-    let importance = Ranking.importance * Double(maxImportance) / 65535
+    let importance = Ranking.importance(stored: maxImportance)
     return Ranking.score(text: text, importance: importance, geo: bestGeo(context))
   }
 

@@ -29,11 +29,33 @@ struct TopPlaces {
     places.reserveCapacity(limit + 1)
   }
 
+  /// The score a place must reach to matter: the `limit`-th best of the shards searched
+  /// before (their places and these are merged). A place below it cannot be among the merged
+  /// results; one equal to it can, as ties between shards go by importance, kind and id.
+  var floor = -Double.infinity
+
   /// Whether `limit` places are held (a place must then beat ``worst`` to enter).
   var isFull: Bool { places.count >= limit }
 
   /// The score of the last place held.
   var worst: Double { places.last?.score ?? -.infinity }
+
+  /// Whether some score keeps a place out: the results are full, or other shards set a floor.
+  var prunes: Bool { isFull || floor > -.infinity }
+
+  /// Whether a place that scores at most `score` cannot enter, in any order: below the worst
+  /// of full results (a tie may enter by rank) or below the floor.
+  @inline(__always)
+  func excludes(_ score: Double) -> Bool {
+    (isFull && score < worst) || score < floor
+  }
+
+  /// Whether a place that scores at most `score` and ranks after every place held cannot
+  /// enter: at most the worst of full results (ties go to the lower rank), or below the floor.
+  @inline(__always)
+  func excludesLater(_ score: Double) -> Bool {
+    (isFull && score <= worst) || score < floor
+  }
 
   /// Inserts `p` in order (higher score first, then lower rank), dropping the last past
   /// `limit`.
