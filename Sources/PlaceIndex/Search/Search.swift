@@ -54,9 +54,9 @@ extension LoadedIndex {
       // Shards in order of their best possible score: one that cannot reach the places kept
       // is skipped, and so are all after it. One that can searches only for places that reach
       // them: the limit-th best score kept is its floor.
-      if indexes.count > 1, found.count >= limit {
-        best.floor = found.map(\.score).sorted(by: >)[limit - 1]
-        if try index.extent.bestScore(words, context: context) < best.floor { break }
+      if indexes.count > 1, let floor = limitthBest(found, limit: limit) {
+        best.floor = floor
+        if try index.extent.bestScore(words, context: context) < floor { break }
       }
       let driver = words.indices.min { words[$0].cost < words[$1].cost }!
       try index.located { () throws(IndexFormatError) in
@@ -186,8 +186,8 @@ extension LoadedIndex {
       var best = TopPlaces(limit: limit)
       // As in the first pass: a place below the limit-th best found cannot be merged in (a
       // hair lower, as the penalty is taken off after).
-      if found.count >= limit {
-        best.floor = found.map(\.score).sorted(by: >)[limit - 1] + Ranking.relaxedPenalty - 1e-9
+      if let floor = limitthBest(found, limit: limit) {
+        best.floor = floor + Ranking.relaxedPenalty - 1e-9
       }
       try index.located { () throws(IndexFormatError) in
         try index.collect(
@@ -202,6 +202,11 @@ extension LoadedIndex {
       }
     }
     return found
+  }
+
+  /// The `limit`-th best score of the places found so far; nil while they are fewer.
+  private static func limitthBest(_ found: [ScoredPlace], limit: Int) -> Double? {
+    found.count >= limit ? found.map(\.score).sorted(by: >)[limit - 1] : nil
   }
 
   /// The best `limit` of the shards' places: by score, then as one index ranks places (most
