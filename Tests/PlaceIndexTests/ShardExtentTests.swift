@@ -73,7 +73,7 @@ import Testing
           : AutocompleteFilter(origin: near, coordinateRegionBias: bias)
       let context = SearchContext(filter: filter, typeFilter: .any, limit: 5)
       let bound = extent.bestGeo(context)
-      if bound < Ranking.nearness { below += 1 }
+      if bound < Ranking.maxNearness { below += 1 }
       for p in inside {
         let (geo, _) = index.geoScore(p, context: context)
         #expect(geo <= bound, "\(p) in \(extent) for \(filter)")

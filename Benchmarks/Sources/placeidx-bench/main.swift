@@ -16,6 +16,9 @@ let usage = """
                          [--work DIR] [--out DIR] [--seed N] [--targets N] [--keep]
                          [--shards 5,20] [--shards-up-to FACTOR] [--reuse]
                          [--xmllint-up-to FACTOR] [--peer-up-to FACTOR] [--note TEXT]
+    placeidx-bench replay [--extracts DIR] [--only NAME,…] [--half tuning|held-out|both]
+                          [--baseline RESULTS.json] [--diff N] [--behind N] [--work DIR] [--seed N]
+                          [--targets N]      (run's quality part alone, PlaceIndex only)
     placeidx-bench tile EXTRACT.osm FACTOR OUT.osm   (OUT - : standard output)
     placeidx-bench probe-queries INDEX [--shards A,B] [--targets N] [--passes N] [--answers F]
                                                 (CPU per request of the scale mix, slowest named)
@@ -34,6 +37,9 @@ let usage = """
   serve-load  the load section of run alone, on one built index: placeidx serve under wrk
           (loopback), beside the in-process rate; then probes under slowloris and oversized
           headers. Prints the figures as JSON.
+  replay  the quality part of run for PlaceIndex alone, beside the outcomes a results.json
+          recorded for the same targets (PlaceIndex then, the Tantivy peer): for tuning the
+          ranking on one half (--half tuning, the default) and reporting the other.
   tile    the synthetic-scale generator alone: FACTOR copies of an uncompressed extract,
           shifted side by side, with fresh ids.
 
@@ -133,6 +139,20 @@ func main() throws {
         }, shardsUpTo: try o.int("shards-up-to"), reuse: o.flags.contains("reuse"),
         lintUpTo: try o.int("xmllint-up-to"), peerUpTo: try o.int("peer-up-to"),
         note: o.values["note"]))
+  case "replay":
+    let half = o.values["half"] ?? "tuning"
+    guard half == "both" || TargetHalf(rawValue: half) != nil else {
+      throw HarnessError("--half needs tuning, held-out or both")
+    }
+    try Replay.run(
+      Replay.Options(
+        setup: try setup(work: "build/bench/replay", perCategory: 60),
+        extracts: absolute(o.values["extracts"] ?? "../shared/data/osm", root: root),
+        only: (o.values["only"] ?? "").split(separator: ",").map(String.init),
+        half: TargetHalf(rawValue: half),
+        baseline: absolute(o.values["baseline"] ?? "Benchmarks/results.json", root: root),
+        diff: o.values["diff"] == nil ? 0 : try o.int("diff") ?? 0,
+        behind: o.values["behind"] == nil ? 0 : try o.int("behind") ?? 0))
   case "tile":
     guard o.positional.count == 3, let factor = Int(o.positional[1]), factor >= 1 else {
       throw HarnessError("tile EXTRACT.osm FACTOR OUT.osm (OUT '-': standard output)")

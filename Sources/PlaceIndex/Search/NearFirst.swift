@@ -76,8 +76,6 @@ extension LoadedIndex {
       }
       exactNamesSeen = true
     }
-    let nearness = Ranking.nearness
-    let scale = Ranking.nearnessScale
     // Bounds for the places not seen yet.
     var importanceBound = importanceBound
     var geoBound = scorer.maxGeo
@@ -148,7 +146,7 @@ extension LoadedIndex {
       }
       if ringPosition == places.count {
         // The ring is read: every place not seen lies outside its circle.
-        geoBound = nearness * exp(-radii[ringIndex] / scale)
+        geoBound = Ranking.nearness(distance: radii[ringIndex])
         ringIndex += 1
         ringPosition = 0
         ring =

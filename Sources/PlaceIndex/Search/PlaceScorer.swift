@@ -89,7 +89,7 @@ struct PlaceScorer {
       maxPrefixText = maxText
       maxContextText = maxText
     }
-    maxGeo = context.focus == nil ? 0 : W.nearness
+    maxGeo = context.focus == nil ? 0 : W.maxNearness
     decoded = try index.decodedContexts.view
     sharedTerms = try index.sharedTerms
     toldWord = candidates.mergesOneWord ? drivers[0] : nil

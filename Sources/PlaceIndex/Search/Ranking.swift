@@ -15,7 +15,8 @@ import PlaceCore
 /// - ``wholeName`` when every word of the name was typed (``wholeNameMinimum`` letters at
 ///   least for one word), times ``typoShare`` when one of them needed a typo;
 /// - ``importance`` times the place's importance (0…1);
-/// - ``nearness`` times `exp(-distance / nearnessScale)` from the origin or the bias region's
+/// - ``nearness`` times `exp(-distance / nearnessScale)` plus ``localNearness`` times
+///   `exp(-distance / localNearnessScale)` from the origin or the bias region's
 ///   center (the whole of it inside the bias region);
 /// - minus ``relaxedPenalty`` when one typed word is left unmatched.
 ///
@@ -43,7 +44,7 @@ enum Ranking {
   static let wholeNameMinimum = 3
   /// Scaled by the share of the name's words that the typed words matched: "Rivington"
   /// is more the street "Rivington Street" than the station "Allen St & Rivington St".
-  static let coverage = 1.0
+  static let coverage = 1.5
   /// A word found only in an alternative name (another language's, a former name) counts
   /// this share of a primary-name match: "Gamla kyrkan" finds Vanha kirkko, below places
   /// named so.
@@ -56,11 +57,29 @@ enum Ranking {
   // MARK: Importance and nearness
 
   /// Weight of the place's importance (stored as 0…65535 in the index).
-  static let importance = 6.0
-  /// The nearness bonus at the focus (and everywhere inside a bias region).
+  static let importance = 4.0
+  /// The regional part of the nearness bonus at the focus: it falls to 1/e at
+  /// ``nearnessScale``, so that of two towns with the same name the one 20 km away beats the
+  /// one 200 km away.
   static let nearness = 5.0
-  /// Distance, in meters, at which the nearness bonus falls to 1/e of its maximum.
+  /// Distance, in meters, at which the regional nearness bonus falls to 1/e of its maximum.
   static let nearnessScale = 8_000.0
+  /// The local part of the nearness bonus at the focus: it falls to 1/e at
+  /// ``localNearnessScale``, so that within a city the café 300 m away beats the one 1.5 km
+  /// away (the regional part alone moves by a tenth of itself over those 1.2 km).
+  static let localNearness = 3.0
+  /// Distance, in meters, at which the local nearness bonus falls to 1/e of its maximum.
+  static let localNearnessScale = 2_000.0
+  /// The nearness bonus at the focus, and everywhere inside a bias region: both parts whole.
+  static let maxNearness = nearness + localNearness
+
+  /// The nearness bonus of a place `distance` meters from the focus: both parts, falling
+  /// with the distance (every bound of the search takes it at the least distance a place can
+  /// lie at, as it only falls).
+  @inline(__always)
+  static func nearness(distance: Double) -> Double {
+    nearness * exp(-distance / nearnessScale) + localNearness * exp(-distance / localNearnessScale)
+  }
 
   // MARK: The relaxed pass (every word but one)
 
@@ -220,7 +239,7 @@ enum Ranking {
 
   /// The best score a full match of `words` typed words can reach.
   static func bestScore(words: Int) -> Double {
-    Double(words) * nameExact + coverage + wholeName + importance + nearness
+    Double(words) * nameExact + coverage + wholeName + importance + maxNearness
   }
 
   /// The rules the settings keep, each with whether it holds; ``violations`` names the broken
@@ -231,7 +250,7 @@ enum Ranking {
         "every weight is positive",
         [
           nameExact, namePrefix, contextExact, contextPrefix, wholeName, coverage, importance,
-          nearness, nearnessScale, relaxedPenalty,
+          nearness, nearnessScale, localNearness, localNearnessScale, relaxedPenalty,
         ].allSatisfy { $0 > 0 }
       ),
       (
@@ -264,6 +283,10 @@ enum Ranking {
           + " than two (one edit of two, the first kept, matches every word of the first)",
         syllableTypoOneEditFrom > 2 && syllableTypoOneEditFrom < typoOneEditFrom
           && syllableTypoTwoEditsFrom < typoTwoEditsFrom
+      ),
+      (
+        "the local nearness falls faster than the regional one",
+        localNearnessScale < nearnessScale
       ),
       ("rings grow outward", zip(ringRadii, ringRadii.dropFirst()).allSatisfy { $0 < $1 }),
       (

@@ -9,11 +9,11 @@ extension LoadedIndex {
   func geoScore(_ point: Coordinate, context: SearchContext) -> (Double, distance: Double?) {
     let distance = context.filter.origin.map { $0.distance(to: point) }
     if let bias = context.filter.coordinateRegionBias, bias.contains(point) {
-      return (Ranking.nearness, distance)
+      return (Ranking.maxNearness, distance)
     }
     guard let focus = context.focus else { return (0, distance) }
     let d = distance ?? focus.distance(to: point)
-    return (Ranking.nearness * exp(-d / Ranking.nearnessScale), distance)
+    return (Ranking.nearness(distance: d), distance)
   }
 
   /// The share of a name's `nameWordCount` words that typed words matching `inName` of them

@@ -90,7 +90,7 @@ struct ShardExtent: Sendable {
   /// when the box may meet the bias region, else the nearness of its least distance.
   func bestGeo(_ context: SearchContext) -> Double {
     guard let focus = context.focus, !isEmpty else { return 0 }
-    if let bias = context.filter.coordinateRegionBias, mayMeet(bias) { return Ranking.nearness }
-    return Ranking.nearness * exp(-leastDistance(from: focus) / Ranking.nearnessScale)
+    if let bias = context.filter.coordinateRegionBias, mayMeet(bias) { return Ranking.maxNearness }
+    return Ranking.nearness(distance: leastDistance(from: focus))
   }
 }

@@ -1,0 +1,144 @@
+import Foundation
+import PlaceIndex
+
+/// `replay`: the quality part of `run` alone, PlaceIndex only, for work on the ranking.
+///
+/// Per extract it builds the index (`placeidx build`, into `--work`), draws the same targets
+/// as `run` (same seed, same halves), types each one as `run` does, and scores PlaceIndex's
+/// answers with the same rule (`QualityScorer`). Beside them it puts the outcomes that a
+/// results.json (`--baseline`, default `Benchmarks/results.json`) recorded for the same targets:
+/// PlaceIndex then and the Tantivy peer. A ranking change is tuned on `--half tuning` (the
+/// default) and reported on both; `--diff N` lists the N targets whose characters to the top 5
+/// moved the most against the baseline's PlaceIndex.
+enum Replay {
+  struct Options {
+    var setup: BenchSetup
+    var extracts: String
+    var only: [String]
+    var half: TargetHalf?
+    var baseline: String
+    var diff: Int
+    /// List this many targets the Tantivy peer (as recorded) put in the top 5 soonest before
+    /// PlaceIndex does now.
+    var behind: Int = 0
+  }
+
+  /// The part of results.json that the replay reads: every extract's targets.
+  private struct Recorded: Decodable {
+    struct Extract: Decodable {
+      var name: String
+      var targets: [TargetRecord]
+    }
+    var extracts: [Extract]
+  }
+
+  static func run(_ o: Options) throws {
+    let fm = FileManager.default
+    let recorded: [String: [TargetRecord]] =
+      fm.fileExists(atPath: o.baseline)
+      ? Dictionary(
+        try JSONDecoder().decode(
+          Recorded.self, from: Data(contentsOf: URL(fileURLWithPath: o.baseline))
+        )
+        .extracts.map { ($0.name, $0.targets) }, uniquingKeysWith: { a, _ in a })
+      : [:]
+    let files = try fm.contentsOfDirectory(atPath: o.extracts).sorted()
+      .filter { $0.contains(".osm") }
+      .filter { f in o.only.isEmpty || o.only.contains { f.contains($0) } }
+      .map { (o.extracts as NSString).appendingPathComponent($0) }
+    guard !files.isEmpty else { throw HarnessError("\(o.extracts): no extract to replay") }
+    try fm.createDirectory(
+      atPath: (o.setup.work as NSString).appendingPathComponent("indexes"),
+      withIntermediateDirectories: true)
+    var all: [Target] = []
+    var now: [TargetOutcome] = []
+    var before: [TargetOutcome] = []
+    var tantivy: [TargetOutcome] = []
+    var moved: [(delta: Int, line: String)] = []
+    var behind: [(delta: Int, line: String)] = []
+    for file in files {
+      let name = Harness.stem(file)
+      let index = (o.setup.work as NSString).appendingPathComponent("indexes/\(name).placeidx")
+      _ = try Child.timed(
+        o.setup.placeidx, ["build", file, "-o", index, "--quiet", "--data", o.setup.data])
+      let loaded = try LoadedIndex(path: index)
+      let corpus = try Corpus(index: loaded)
+      let seed = o.setup.seed ^ fnv1a((file as NSString).lastPathComponent)
+      var targets = TargetSampler.sample(corpus, perCategory: o.setup.perCategory, seed: seed)
+      for i in targets.indices {
+        let t = targets[i]
+        targets[i].half = TargetHalf.of(
+          seed: o.setup.seed, category: t.category, placeID: corpus.places[t.rank].placeID,
+          text: t.text)
+      }
+      let requests = TargetSampler.keystrokes(targets)
+      let session = OursSession(
+        client: PlacesClient(indexes: [loaded]), rankOfID: corpus.rankOfID)
+      let outcomes = QualityScorer.outcomes(
+        targets, requests, QueryRunner.run(requests, sessions: [session]), corpus: corpus)
+      // The recorded outcomes of the same targets (category, place and text alike).
+      var byKey: [String: TargetRecord] = [:]
+      for r in recorded[name] ?? [] { byKey["\(r.category)|\(r.placeID)|\(r.text)"] = r }
+      for (i, t) in targets.enumerated() {
+        let id = corpus.places[t.rank].placeID
+        let r = byKey["\(t.category.rawValue)|\(id)|\(t.text)"]
+        func outcome(_ chars: Int?, _ full: Int?) -> TargetOutcome {
+          TargetOutcome(firstTop5: chars, top5: full != nil, top1: full == 1, fullPosition: full)
+        }
+        let old = outcome(r?.oursChars, r?.oursFull)
+        before.append(old)
+        tantivy.append(outcome(r?.tantivyChars, r?.tantivyFull))
+        if o.half == nil || t.half == o.half {
+          let a = old.firstTop5 ?? 99
+          let b = outcomes[i].firstTop5 ?? 99
+          let c = r?.tantivyChars ?? 99
+          if b > c {
+            behind.append(
+              (
+                b - c,
+                "\(b == 99 ? "-" : String(b)) vs Tantivy \(c)  \(name.prefix(14))"
+                  + " \(t.category.rawValue) \(id) \"\(t.text)\"\(t.origin == nil ? "" : " near")"
+              ))
+          }
+          if a != b {
+            moved.append(
+              (
+                b - a,
+                "\(a == 99 ? "-" : String(a)) → \(b == 99 ? "-" : String(b))"
+                  + " (Tantivy \(r?.tantivyChars.map(String.init) ?? "-"))  \(name.prefix(14))"
+                  + " \(t.category.rawValue) \(id) \"\(t.text)\"\(t.origin == nil ? "" : " near")"
+              ))
+          }
+        }
+      }
+      all += targets
+      now += outcomes
+    }
+    let rows = QualityScorer.rows(
+      all, ours: now, peer: before, tantivy: tantivy, half: o.half)
+    print(
+      "\(o.half?.rawValue ?? "both") half(s), \(files.count) extracts; "
+        + "keystrokes saved % / chars to top 5 / top-1: now · before (\(o.baseline)) · Tantivy")
+    func f(_ q: SystemQuality?) -> String {
+      guard let q else { return "–" }
+      return String(
+        format: "%5.1f %5.2f %3.0f%%", 100 * q.keystrokesSaved, q.meanCharsToTop5 ?? 0,
+        100 * q.top1)
+    }
+    for r in rows {
+      print(
+        "\(r.category.padding(toLength: 8, withPad: " ", startingAt: 0)) \(String(format: "%4d", r.targets))"
+          + "   \(f(r.ours)) · \(f(r.peer)) · \(f(r.tantivy))")
+    }
+    if o.behind > 0 {
+      print("behind the Tantivy peer: \(behind.count)")
+      for m in behind.sorted(by: { $0.delta > $1.delta }).prefix(o.behind) { print("  \(m.line)") }
+    }
+    guard o.diff > 0 else { return }
+    let better = moved.filter { $0.delta < 0 }.count
+    print("moved: \(better) sooner, \(moved.count - better) later")
+    for m in moved.sorted(by: { abs($0.delta) > abs($1.delta) }).prefix(o.diff) {
+      print("  \(m.line)")
+    }
+  }
+}
