@@ -57,7 +57,7 @@ enum Ranking {
   // MARK: Importance and nearness
 
   /// Weight of the place's importance (stored as 0…65535 in the index).
-  static let importance = 4.0
+  static let importance = 6.0
   /// The regional part of the nearness bonus at the focus: it falls to 1/e at
   /// ``nearnessScale``, so that of two towns with the same name the one 20 km away beats the
   /// one 200 km away.
