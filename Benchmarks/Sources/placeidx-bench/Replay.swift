@@ -1,10 +1,11 @@
 import Foundation
+import PlaceCore
 import PlaceIndex
 
 /// `replay`: the quality part of `run` alone, PlaceIndex only, for work on the ranking.
 ///
 /// Per extract it builds the index (`placeidx build`, into `--work`), draws the same targets
-/// as `run` (same seed, same halves), types each one as `run` does, and scores PlaceIndex's
+/// as `run` (the baseline's targets, else drawn with the same seed and halves), types each one as `run` does, and scores PlaceIndex's
 /// answers with the same rule (`QualityScorer`). Beside them it puts the outcomes that a
 /// results.json (`--baseline`, default `Benchmarks/results.json`) recorded for the same targets:
 /// PlaceIndex then and the Tantivy peer. A ranking change is tuned on `--half tuning` (the
@@ -63,13 +64,26 @@ enum Replay {
         o.setup.placeidx, ["build", file, "-o", index, "--quiet", "--data", o.setup.data])
       let loaded = try LoadedIndex(path: index)
       let corpus = try Corpus(index: loaded)
-      let seed = o.setup.seed ^ fnv1a((file as NSString).lastPathComponent)
-      var targets = TargetSampler.sample(corpus, perCategory: o.setup.perCategory, seed: seed)
-      for i in targets.indices {
-        let t = targets[i]
-        targets[i].half = TargetHalf.of(
-          seed: o.setup.seed, category: t.category, placeID: corpus.places[t.rank].placeID,
-          text: t.text)
+      // The baseline's targets when it has them: a change of importance reorders the places,
+      // and targets drawn again would be others; the same targets keep the comparison fair.
+      var targets = (recorded[name] ?? []).compactMap { r -> Target? in
+        guard let category = Category(rawValue: r.category), let rank = corpus.rankOfID[r.placeID],
+          let half = TargetHalf(rawValue: r.half)
+        else { return nil }
+        return Target(
+          category: category, rank: rank, text: r.text,
+          origin: r.origin.map { Coordinate(latitude: $0[0], longitude: $0[1]) }, half: half,
+          script: r.script.flatMap(Script.init(rawValue:)) ?? .latin)
+      }
+      if targets.isEmpty {
+        let seed = o.setup.seed ^ fnv1a((file as NSString).lastPathComponent)
+        targets = TargetSampler.sample(corpus, perCategory: o.setup.perCategory, seed: seed)
+        for i in targets.indices {
+          let t = targets[i]
+          targets[i].half = TargetHalf.of(
+            seed: o.setup.seed, category: t.category, placeID: corpus.places[t.rank].placeID,
+            text: t.text)
+        }
       }
       let requests = TargetSampler.keystrokes(targets)
       let session = OursSession(
