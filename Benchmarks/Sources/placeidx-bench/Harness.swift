@@ -352,13 +352,8 @@ enum Harness {
       runs: o.probeRuns, ours: try probe("ours", index, o), peer: try probe("peer", peerPath, o))
 
     // Targets and their keystroke sequences.
-    let seed = o.seed ^ fnv1a((file as NSString).lastPathComponent)
-    var targets = TargetSampler.sample(corpus, perCategory: o.perCategory, seed: seed)
-    for i in targets.indices {
-      let t = targets[i]
-      targets[i].half = TargetHalf.of(
-        seed: o.seed, category: t.category, placeID: corpus.places[t.rank].placeID, text: t.text)
-    }
+    let targets = TargetSampler.draw(
+      corpus, extract: file, seed: o.seed, perCategory: o.perCategory)
     let requests = TargetSampler.keystrokes(targets)
     progress.say("  \(targets.count) targets, \(requests.count) requests; warm-up")
     let client = PlacesClient(indexes: [loaded])

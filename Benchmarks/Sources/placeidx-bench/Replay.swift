@@ -4,9 +4,9 @@ import PlaceIndex
 
 /// `replay`: the quality part of `run` alone, PlaceIndex only, for work on the ranking.
 ///
-/// Per extract it builds the index (`placeidx build`, into `--work`), draws the same targets
-/// as `run` (the baseline's targets, else drawn with the same seed and halves), types each one as `run` does, and scores PlaceIndex's
-/// answers with the same rule (`QualityScorer`). Beside them it puts the outcomes that a
+/// Per extract it builds the index (`placeidx build`, into `--work`), takes the targets the
+/// baseline recorded (else draws them as `run` does), types each one as `run` does, and scores
+/// PlaceIndex's answers with the same rule (`QualityScorer`). Beside them it puts the outcomes that a
 /// results.json (`--baseline`, default `Benchmarks/results.json`) recorded for the same targets:
 /// PlaceIndex then and the Tantivy peer. A ranking change is tuned on `--half tuning` (the
 /// default) and reported on both; `--diff N` lists the N targets whose characters to the top 5
@@ -64,70 +64,51 @@ enum Replay {
         o.setup.placeidx, ["build", file, "-o", index, "--quiet", "--data", o.setup.data])
       let loaded = try LoadedIndex(path: index)
       let corpus = try Corpus(index: loaded)
-      // The baseline's targets when it has them: a change of importance reorders the places,
-      // and targets drawn again would be others; the same targets keep the comparison fair.
-      var targets = (recorded[name] ?? []).compactMap { r -> Target? in
-        guard let category = Category(rawValue: r.category), let rank = corpus.rankOfID[r.placeID],
-          let half = TargetHalf(rawValue: r.half)
+      // The baseline's targets, each with what it recorded: a change of importance reorders the
+      // places, and targets drawn again would be others. Drawn as `run` draws them only for an
+      // extract the baseline lacks.
+      var pairs = (recorded[name] ?? []).compactMap { r -> (Target, TargetRecord?)? in
+        guard let category = Category(rawValue: r.category),
+          let rank = corpus.rankOfID[r.placeID], let half = TargetHalf(rawValue: r.half)
         else { return nil }
-        return Target(
+        let target = Target(
           category: category, rank: rank, text: r.text,
           origin: r.origin.map { Coordinate(latitude: $0[0], longitude: $0[1]) }, half: half,
           script: r.script.flatMap(Script.init(rawValue:)) ?? .latin)
+        return (target, r)
       }
-      if targets.isEmpty {
-        let seed = o.setup.seed ^ fnv1a((file as NSString).lastPathComponent)
-        targets = TargetSampler.sample(corpus, perCategory: o.setup.perCategory, seed: seed)
-        for i in targets.indices {
-          let t = targets[i]
-          targets[i].half = TargetHalf.of(
-            seed: o.setup.seed, category: t.category, placeID: corpus.places[t.rank].placeID,
-            text: t.text)
-        }
+      if pairs.isEmpty {
+        pairs = TargetSampler.draw(
+          corpus, extract: file, seed: o.setup.seed, perCategory: o.setup.perCategory
+        ).map { ($0, nil) }
       }
+      let targets = pairs.map(\.0)
       let requests = TargetSampler.keystrokes(targets)
       let session = OursSession(
         client: PlacesClient(indexes: [loaded]), rankOfID: corpus.rankOfID)
       let outcomes = QualityScorer.outcomes(
         targets, requests, QueryRunner.run(requests, sessions: [session]), corpus: corpus)
-      // The recorded outcomes of the same targets (category, place and text alike).
-      var byKey: [String: TargetRecord] = [:]
-      for r in recorded[name] ?? [] { byKey["\(r.category)|\(r.placeID)|\(r.text)"] = r }
-      for (i, t) in targets.enumerated() {
-        let id = corpus.places[t.rank].placeID
-        let r = byKey["\(t.category.rawValue)|\(id)|\(t.text)"]
-        func outcome(_ chars: Int?, _ full: Int?) -> TargetOutcome {
-          TargetOutcome(firstTop5: chars, top5: full != nil, top1: full == 1, fullPosition: full)
-        }
-        let old = outcome(r?.oursChars, r?.oursFull)
+      for (i, (t, r)) in pairs.enumerated() {
+        let old = TargetOutcome(recordedChars: r?.oursChars, full: r?.oursFull)
+        let peer = TargetOutcome(recordedChars: r?.tantivyChars, full: r?.tantivyFull)
         before.append(old)
-        tantivy.append(outcome(r?.tantivyChars, r?.tantivyFull))
-        if o.half == nil || t.half == o.half {
-          let a = old.firstTop5 ?? 99
-          let b = outcomes[i].firstTop5 ?? 99
-          let c = r?.tantivyChars ?? 99
-          if b > c {
-            behind.append(
-              (
-                b - c,
-                "\(b == 99 ? "-" : String(b)) vs Tantivy \(c)  \(name.prefix(14))"
-                  + " \(t.category.rawValue) \(id) \"\(t.text)\"\(t.origin == nil ? "" : " near")"
-              ))
-          }
-          if a != b {
-            moved.append(
-              (
-                b - a,
-                "\(a == 99 ? "-" : String(a)) → \(b == 99 ? "-" : String(b))"
-                  + " (Tantivy \(r?.tantivyChars.map(String.init) ?? "-"))  \(name.prefix(14))"
-                  + " \(t.category.rawValue) \(id) \"\(t.text)\"\(t.origin == nil ? "" : " near")"
-              ))
-          }
+        tantivy.append(peer)
+        guard o.half == nil || t.half == o.half else { continue }
+        // Characters to the top 5, a target that never got there counted as 99.
+        let (a, b, c) = (old.firstTop5 ?? 99, outcomes[i].firstTop5 ?? 99, peer.firstTop5 ?? 99)
+        let what =
+          "\(name.prefix(14)) \(t.category.rawValue) \(corpus.places[t.rank].placeID)"
+          + " \"\(t.text)\"\(t.origin == nil ? "" : " near")"
+        func chars(_ n: Int) -> String { n == 99 ? "-" : String(n) }
+        if b > c { behind.append((b - c, "\(chars(b)) vs Tantivy \(chars(c))  \(what)")) }
+        if a != b {
+          moved.append((b - a, "\(chars(a)) → \(chars(b)) (Tantivy \(chars(c)))  \(what)"))
         }
       }
       all += targets
       now += outcomes
     }
+    if recorded.isEmpty { print("no baseline at \(o.baseline): its columns stay empty") }
     let rows = QualityScorer.rows(
       all, ours: now, peer: before, tantivy: tantivy, half: o.half)
     print(
@@ -154,5 +135,13 @@ enum Replay {
     for m in moved.sorted(by: { abs($0.delta) > abs($1.delta) }).prefix(o.diff) {
       print("  \(m.line)")
     }
+  }
+}
+
+extension TargetOutcome {
+  /// An outcome as results.json records it: characters to the top 5 and the position at full
+  /// text (nil: not in the top 5).
+  init(recordedChars chars: Int?, full: Int?) {
+    self.init(firstTop5: chars, top5: full != nil, top1: full == 1, fullPosition: full)
   }
 }

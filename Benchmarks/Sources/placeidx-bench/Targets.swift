@@ -157,6 +157,21 @@ struct BenchRequest: Sendable {
 }
 
 enum TargetSampler {
+  /// The targets of a bench run on extract `file`: drawn with the run's `seed` mixed with the
+  /// file's name, each given its half (``TargetHalf/of(seed:category:placeID:text:)``).
+  static func draw(_ corpus: Corpus, extract file: String, seed: UInt64, perCategory: Int)
+    -> [Target]
+  {
+    var targets = sample(
+      corpus, perCategory: perCategory, seed: seed ^ fnv1a((file as NSString).lastPathComponent))
+    for i in targets.indices {
+      let t = targets[i]
+      targets[i].half = TargetHalf.of(
+        seed: seed, category: t.category, placeID: corpus.places[t.rank].placeID, text: t.text)
+    }
+    return targets
+  }
+
   /// Draws `perCategory` targets of each category from `corpus`, with `seed`.
   static func sample(_ corpus: Corpus, perCategory: Int, seed: UInt64) -> [Target] {
     var rng = SeededRandom(seed: seed)

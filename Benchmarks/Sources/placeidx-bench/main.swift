@@ -151,8 +151,7 @@ func main() throws {
         only: (o.values["only"] ?? "").split(separator: ",").map(String.init),
         half: TargetHalf(rawValue: half),
         baseline: absolute(o.values["baseline"] ?? "Benchmarks/results.json", root: root),
-        diff: o.values["diff"] == nil ? 0 : try o.int("diff") ?? 0,
-        behind: o.values["behind"] == nil ? 0 : try o.int("behind") ?? 0))
+        diff: try o.int("diff") ?? 0, behind: try o.int("behind") ?? 0))
   case "tile":
     guard o.positional.count == 3, let factor = Int(o.positional[1]), factor >= 1 else {
       throw HarnessError("tile EXTRACT.osm FACTOR OUT.osm (OUT '-': standard output)")

@@ -66,7 +66,7 @@ enum Ranking {
   static let nearnessScale = 8_000.0
   /// The local part of the nearness bonus at the focus: it falls to 1/e at
   /// ``localNearnessScale``, so that within a city the café 300 m away beats the one 1.5 km
-  /// away (the regional part alone moves by a tenth of itself over those 1.2 km).
+  /// away (the regional part alone moves from 4.82 to 4.15 over those 1.2 km).
   static let localNearness = 3.0
   /// Distance, in meters, at which the local nearness bonus falls to 1/e of its maximum.
   static let localNearnessScale = 2_000.0
