@@ -21,7 +21,8 @@ let usage = """
                           [--targets N]      (run's quality part alone, PlaceIndex only)
     placeidx-bench tile EXTRACT.osm FACTOR OUT.osm   (OUT - : standard output)
     placeidx-bench probe-queries INDEX [--shards A,B] [--targets N] [--passes N] [--answers F]
-                                                (CPU per request of the scale mix, slowest named)
+                          [--repeat-slowest N]  (CPU per request of the scale mix, slowest named;
+                                                the slowest N asked 50 times more, for a profiler)
     placeidx-bench probe-open ours|peer PATH    (used by run: one open, as JSON)
     placeidx-bench read-extract PATH            (used by run: the extract reader alone)
     placeidx-bench serve-load --index FILE [--placeidx BIN] [--seconds 20] [--clients 200]
@@ -185,7 +186,7 @@ func main() throws {
       index: o.positional[0],
       shards: (o.values["shards"] ?? "").split(separator: ",").map(String.init),
       perCategory: try o.int("targets") ?? 20, seed: seed, passes: try o.int("passes") ?? 3,
-      answers: o.values["answers"])
+      answers: o.values["answers"], repeatSlowest: try o.int("repeat-slowest") ?? 0)
   case "probe-open":
     guard o.positional.count == 2 else { throw HarnessError("probe-open ours|peer PATH") }
     try Harness.probeOpen(system: o.positional[0], path: o.positional[1])
