@@ -57,7 +57,7 @@ package struct Postings: @unchecked Sendable {
   let items: ItemTable<PostingsFraming>
   /// Number of tokens: one item each.
   package var tokenCount: Int { items.count }
-  let placeCount: Int
+  package let placeCount: Int
 
   /// Reads the section header; `placeCount` bounds every place index.
   package init(_ bytes: UnsafeRawBufferPointer, fileOffset: Int, placeCount: Int)

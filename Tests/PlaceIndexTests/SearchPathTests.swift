@@ -443,13 +443,17 @@ struct WordHitsTests {
     }
   }
 
-  @Test func theMergedListsTellWhatTheHitMapTells() throws {
+  /// Merged through the heap (`windowFrom` never reached), by windows of ranks (from 0
+  /// lists), or each as it would be.
+  @Test(arguments: [Int.max, 0, PostingsMerger.windowFrom])
+  func theMergedListsTellWhatTheHitMapTells(windowFrom: Int) throws {
     let index = try LoadedIndex(path: try helsinkiSearchIndex.get())
     var compared = 0
     var withTypos = 0
     for word in try words(index, count: 120, seed: 11) {
       let map = try PostingsHitMap(word, postings: index.postings, placeCount: index.places.count)
-      var merger = try PostingsMerger(postings: index.postings, words: [word])
+      var merger = try PostingsMerger(
+        postings: index.postings, words: [word], windowFrom: windowFrom)
       var fromMerger: [Int: UInt16] = [:]
       while let rank = try merger.next() { fromMerger[rank] = merger.hits.rawValue }
       var fromMap: [Int: UInt16] = [:]
@@ -487,25 +491,64 @@ struct WordHitsTests {
 
   /// A merger asked for places in ascending order, far apart or next to each other (bitmap
   /// lists pass whole bytes), tells for each what the hit map tells.
-  @Test func seekingPlacesInRankOrderTellsWhatTheHitMapTells() throws {
+  @Test(arguments: [Int.max, 0])
+  func seekingPlacesInRankOrderTellsWhatTheHitMapTells(windowFrom: Int) throws {
     let index = try LoadedIndex(path: try helsinkiSearchIndex.get())
     var random = SplitMix64(seed: 29)
     var hitsFound = 0
     var asked = 0
     for word in try words(index, count: 120, seed: 23) {
       let map = try PostingsHitMap(word, postings: index.postings, placeCount: index.places.count)
-      var merger = try PostingsMerger(postings: index.postings, words: [word])
+      var merger = try PostingsMerger(
+        postings: index.postings, words: [word], windowFrom: windowFrom)
       var rank = random.below(8)
       while rank < index.places.count {
         let hits = try merger.hits(at: rank)
         #expect(hits == map[rank], "rank \(rank)")
         if hits != [] { hitsFound += 1 }
         asked += 1
-        // Steps of 0 (the same place again) to a few hundred places.
-        rank += [0, 1, 3, 9, 40, 300][random.below(6)]
+        // Steps of 0 (the same place again) to a few thousand places (past a whole window).
+        rank += random.below(40) == 0 ? 5_000 : [0, 1, 3, 9, 40, 300][random.below(6)]
       }
     }
     #expect(asked > 2_000 && hitsFound > 200, "\(asked) asked, \(hitsFound) found")
+  }
+
+  /// Reading on, seeking ahead and dropping the context lists part-way, the merge by windows
+  /// gives the ranks and hits the merge through the heap gives.
+  @Test func theWindowedMergeReadsAsTheHeapMerge() throws {
+    let index = try LoadedIndex(path: try helsinkiSearchIndex.get())
+    var random = SplitMix64(seed: 53)
+    var read = 0
+    var dropped = 0
+    for word in try words(index, count: 120, seed: 61) {
+      var heap = try PostingsMerger(postings: index.postings, words: [word], windowFrom: .max)
+      var windows = try PostingsMerger(postings: index.postings, words: [word], windowFrom: 0)
+      let dropAfter = random.below(20)
+      var steps = 0
+      var last = -1
+      while true {
+        if steps == dropAfter {
+          heap.dropContextLists()
+          windows.dropContextLists()
+          if heap.droppedContextLists { dropped += 1 }
+        }
+        steps += 1
+        if random.below(8) == 0 {
+          // A seek a little ahead of the last rank read.
+          let target = last + 1 + random.below(200)
+          #expect(try heap.hits(at: target) == windows.hits(at: target), "seek \(target)")
+        }
+        let a = try heap.next()
+        let b = try windows.next()
+        #expect(a == b)
+        guard let a, a == b else { break }
+        #expect(heap.hits == windows.hits, "rank \(a)")
+        last = a
+        read += 1
+      }
+    }
+    #expect(read > 1_000 && dropped > 10, "\(read) read, \(dropped) dropped")
   }
 
   /// Every word of a place's primary text that the index holds as a token lies in that place's

@@ -138,8 +138,8 @@ enum Ranking {
   static let typoWhenFewerThanLimits = 2
   /// The most typo candidates one typed word gathers.
   static let maxTypoCandidates = 256
-  /// A typo walk jumps past the words that share a dead prefix up to this long (past longer
-  /// ones it reads on: few words share them).
+  /// A typo walk jumps past the words that share a dead prefix up to this long (a search in
+  /// the dictionary); the words that share a longer one it passes over as it reads them.
   static let typoSkipDepth = 3
   /// The fewest letters a word needs before it is looked for inside longer tokens.
   static let infixMinimum = 4

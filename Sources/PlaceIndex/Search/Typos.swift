@@ -28,6 +28,9 @@ extension LoadedIndex {
       var skipTo: [UInt8]? = nil
       // The prefix the token shares with the last one walked (0 across blocks).
       var run = 0
+      // The bytes of the dead prefix of the last word walked, when it failed with one (0
+      // when not): the words after it that share them fail too, and are passed over.
+      var dead = 0
       try tokens.scanBlock(next / tokens.blockSize) { id, word, shared in
         run = min(run, shared)
         guard id < firstRange.upperBound else {
@@ -36,12 +39,18 @@ extension LoadedIndex {
         }
         guard id >= next else { return true }
         next = id + 1
-        guard !range.contains(id) else { return true }
+        guard !range.contains(id), dead == 0 || run < dead else { return true }
         defer { run = .max }
+        dead = 0
         if walk.matches(word, shared: run) {
           out.append(id)
-        } else if walk.deadDepth > 0 && walk.deadDepth <= Ranking.typoSkipDepth {
-          // Every later word that shares the dead prefix (its bytes) fails too: jump past them.
+        } else if walk.deadDepth > 0 {
+          // Every later word that shares the dead prefix (its bytes) fails too: a short one
+          // is jumped past (many words share it), a longer one passed over word by word.
+          guard walk.deadDepth <= Ranking.typoSkipDepth else {
+            dead = walk.deadBytes
+            return true
+          }
           var prefix = Array(word[0..<walk.deadBytes])
           prefix[prefix.count - 1] &+= 1
           skipTo = prefix
