@@ -32,6 +32,12 @@ package enum IndexFault: Error, Equatable, Sendable, CustomStringConvertible {
   /// TERMS lists more tokens over all places than POSTINGS lists places over all tokens: a
   /// place's TERMS name a token whose postings lack it.
   case termsBeyondPostings(terms: Int, postings: Int)
+  /// PREFIX UNIONS entry `entry` (tokens `first ..< end`) is out of order (entries go by first
+  /// token, then by end descending, each range once), outside the dictionary or of one token.
+  case prefixUnionOutOfOrder(entry: Int, first: Int, end: Int)
+  /// PREFIX UNIONS entry `entry`'s list of `part` is not the union of its tokens' lists of
+  /// that part (`stored` places against `union`), or its sum (`part` "sum") is not theirs.
+  case prefixUnionMismatch(entry: Int, part: String, stored: Int, union: Int)
 
   package var description: String {
     switch self {
@@ -56,6 +62,12 @@ package enum IndexFault: Error, Equatable, Sendable, CustomStringConvertible {
       "POSTINGS gives place \(place) token \(token) in its \(part), which its TERMS lack: TERMS must be the inverse of POSTINGS"
     case .termsBeyondPostings(let terms, let postings):
       "TERMS list \(terms) tokens over all places but POSTINGS \(postings) places over all tokens: TERMS must be the inverse of POSTINGS"
+    case .prefixUnionOutOfOrder(let entry, let first, let end):
+      "PREFIX UNIONS entry \(entry) holds tokens \(first)..<\(end): entries must be ranges of two or more of the dictionary's tokens, sorted by first token, then by end descending, each range once"
+    case .prefixUnionMismatch(let entry, let part, let stored, let union):
+      part == "sum"
+        ? "PREFIX UNIONS entry \(entry) sums \(stored) postings, its tokens hold \(union)"
+        : "PREFIX UNIONS entry \(entry)'s \(part) list (\(stored) places) is not the union of its tokens' \(part) lists (\(union) places)"
     case .tooManyPlaces(let count, let limit):
       "\(count) places, over the format's \(limit) per file: build the extract as several shards (placeidx build --split-by-country, or one build per region)"
     }

@@ -129,9 +129,10 @@ package enum IndexImageWriter {
     file.writer.dataTimestamp = content.dataTimestamp
     file.writer.optionsHash = content.optionsHash
     try file.add(.tokens, TokenDictionaryWriter.serialize(tokens))
-    let (postingsBytes, termsBytes) = postings(source, tokens: tokens)
+    let (postingsBytes, termsBytes, unionsBytes) = postings(source, tokens: tokens)
     try file.add(.postings, postingsBytes)
     try file.add(.terms, termsBytes)
+    try file.add(.prefixUnions, unionsBytes)
     // Type lists, the most used first: small ids, and the four most used share a byte with a
     // record's flags.
     let order = uses.indices.sorted { uses[$0] != uses[$1] ? uses[$0] > uses[$1] : $0 < $1 }
@@ -189,9 +190,10 @@ package enum IndexImageWriter {
   /// The POSTINGS section. Three lists per token: the places that carry it in their primary
   /// name, those that carry it only in an alternative name, and those that carry it only in
   /// their context. Counted in one pass over the places and filled in a second, into one
-  /// array of four bytes per posting. With the TERMS section: the same lists by place.
+  /// array of four bytes per posting. With the TERMS section: the same lists by place; and
+  /// PREFIX UNIONS: the union of the lists of each prefix that many tokens share.
   static func postings(_ source: some IndexPlaceSource, tokens: [String]) -> (
-    postings: [UInt8], terms: [UInt8]
+    postings: [UInt8], terms: [UInt8], unions: [UInt8]
   ) {
     var tokenID: [String: Int] = [:]
     tokenID.reserveCapacity(tokens.count)
@@ -243,6 +245,10 @@ package enum IndexImageWriter {
     let postings = PostingsWriter.serialize(count: tokens.count) { t in
       (list(3 * t), list(3 * t + 1), list(3 * t + 2))
     }
-    return (postings, terms.bytes)
+    func slice(_ k: Int) -> ArraySlice<UInt32> { entries[starts[k]..<starts[k + 1]] }
+    let unions = PrefixUnionsWriter.serialize(PrefixUnionsWriter.ranges(tokens)) { t in
+      (slice(3 * t), slice(3 * t + 1), slice(3 * t + 2))
+    }
+    return (postings, terms.bytes, unions)
   }
 }

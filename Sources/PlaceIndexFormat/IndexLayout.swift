@@ -1,11 +1,11 @@
-// The PlaceIndex file layout, version 7.0. docs/FORMAT.md has the full description; this is the
+// The PlaceIndex file layout, version 7.1. docs/FORMAT.md has the full description; this is the
 // summary next to the code that implements it. All integers are little-endian; all offsets are
 // from the start of the file; every section starts on an 8-byte boundary.
 //
 //   offset  size  field
 //   0       8     magic: 89 50 4C 49 44 58 0D 0A  ("\x89PLIDX\r\n")
 //   8       2     format major version (7)
-//   10      2     format minor version (0)
+//   10      2     format minor version (1)
 //   12      4     flags (0; reserved)
 //   16      8     file length in bytes
 //   24      4     section count N
@@ -28,7 +28,7 @@ package enum IndexLayout {
   /// The major version this code reads and writes; another major version is refused.
   package static let majorVersion: UInt16 = 7
   /// The minor version this code writes; a reader accepts every minor version of its major.
-  package static let minorVersion: UInt16 = 0
+  package static let minorVersion: UInt16 = 1
   /// Header size in bytes.
   package static let headerSize = 64
   /// Section table entry size in bytes.
@@ -76,6 +76,8 @@ package enum SectionKind: UInt32, Sendable, CaseIterable {
   case viewports = 13
   /// Each place's tokens by rank, the inverse of POSTINGS (since 7.0).
   case terms = 14
+  /// The union of the postings of each prefix that many tokens share (since 7.1).
+  case prefixUnions = 15
 
   /// The section's name in messages.
   package var name: String {
@@ -94,6 +96,7 @@ package enum SectionKind: UInt32, Sendable, CaseIterable {
     case .importance: "IMPORTANCE"
     case .viewports: "VIEWPORTS"
     case .terms: "TERMS"
+    case .prefixUnions: "PREFIX UNIONS"
     }
   }
 

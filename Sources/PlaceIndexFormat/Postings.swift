@@ -58,13 +58,17 @@ package struct Postings: @unchecked Sendable {
   /// Number of tokens: one item each.
   package var tokenCount: Int { items.count }
   package let placeCount: Int
+  /// The unions of the heavy prefixes' lists (PREFIX UNIONS; none in a 7.0 file).
+  package let unions: PrefixUnions
 
   /// Reads the section header; `placeCount` bounds every place index.
-  package init(_ bytes: UnsafeRawBufferPointer, fileOffset: Int, placeCount: Int)
-    throws(IndexFormatError)
-  {
+  package init(
+    _ bytes: UnsafeRawBufferPointer, fileOffset: Int, placeCount: Int,
+    unions: PrefixUnions = .none
+  ) throws(IndexFormatError) {
     items = try ItemTable(ByteReader(bytes, section: "POSTINGS", fileOffset: fileOffset))
     self.placeCount = placeCount
+    self.unions = unions
   }
 
   /// Gap lists of fewer places than this end their item without a byte length.
@@ -166,7 +170,7 @@ package struct Postings: @unchecked Sendable {
 
   /// The lists of the item that `r` reads.
   @inline(__always)
-  private func lists(at r: ByteReader) throws(IndexFormatError) -> PostingsLists {
+  func lists(at r: ByteReader) throws(IndexFormatError) -> PostingsLists {
     var r = r
     let head = try r.varint(below: 8 * placeCount + 8)
     let hasAlternative = head & 2 != 0
@@ -220,11 +224,13 @@ package struct Postings: @unchecked Sendable {
   }
 
   /// Number of places that carry the tokens of `range`, in any part, summed (each
-  /// place once per token); stops adding once the sum passes `cap`.
+  /// place once per token); stops adding once the sum passes `cap`. A range that PREFIX
+  /// UNIONS holds gives its whole sum at once, without a walk over its tokens.
   package func length(of range: Range<Int>, cap: Int = .max) throws(IndexFormatError) -> Int {
     guard range.lowerBound >= 0, range.upperBound <= tokenCount else {
       throw items.reader.fault("tokens \(range) have no lists", at: 0)
     }
+    if let i = try unions.find(range) { return try unions.entry(i).sum }
     var total = 0
     var r = range
     // In chunks, so that a cap reached early stops the walk.
@@ -389,25 +395,30 @@ package enum PostingsWriter {
     var table = ItemTableWriter(framing: PostingsFraming.self)
     for token in 0..<count {
       let (names, alternative, context) = lists(token)
-      var w = ByteWriter()
-      let a = !alternative.isEmpty
-      let c = !context.isEmpty
-      // A list: its head (count, flags, encoding in the low bit), its byte length unless it
-      // is a short gap list that ends the item, its places.
-      func append(_ list: [Int], flags: Int, shift: Int, last: Bool) {
-        let (bitmap, bytes) = places(list)
-        w.varint(list.count << shift | flags | (bitmap ? 1 : 0))
-        if Postings.hasLength(count: list.count, bitmap: bitmap, last: last) {
-          w.varint(bytes.count)
-        }
-        w.append(bytes)
-      }
-      append(names, flags: (c ? 4 : 0) | (a ? 2 : 0), shift: 3, last: !a && !c)
-      if a { append(alternative, flags: 0, shift: 1, last: !c) }
-      if c { append(context, flags: 0, shift: 1, last: true) }
-      table.append(w.bytes)
+      table.append(item(names: names, alternative: alternative, context: context))
     }
     return table.bytes
+  }
+
+  /// One item: the name list, then the alternative-name and context lists when not empty.
+  package static func item(names: [Int], alternative: [Int], context: [Int]) -> [UInt8] {
+    var w = ByteWriter()
+    let a = !alternative.isEmpty
+    let c = !context.isEmpty
+    // A list: its head (count, flags, encoding in the low bit), its byte length unless it
+    // is a short gap list that ends the item, its places.
+    func append(_ list: [Int], flags: Int, shift: Int, last: Bool) {
+      let (bitmap, bytes) = places(list)
+      w.varint(list.count << shift | flags | (bitmap ? 1 : 0))
+      if Postings.hasLength(count: list.count, bitmap: bitmap, last: last) {
+        w.varint(bytes.count)
+      }
+      w.append(bytes)
+    }
+    append(names, flags: (c ? 4 : 0) | (a ? 2 : 0), shift: 3, last: !a && !c)
+    if a { append(alternative, flags: 0, shift: 1, last: !c) }
+    if c { append(context, flags: 0, shift: 1, last: true) }
+    return w.bytes
   }
 
   /// A list's places as gaps or as a bitmap, whichever is shorter, and whether a bitmap.

@@ -444,16 +444,23 @@ struct WordHitsTests {
   }
 
   /// Merged through the heap (`windowFrom` never reached), by windows of ranks (from 0
-  /// lists), or each as it would be.
-  @Test(arguments: [Int.max, 0, PostingsMerger.windowFrom])
-  func theMergedListsTellWhatTheHitMapTells(windowFrom: Int) throws {
+  /// lists; of 64 ranks in a ring of two, so that the small index spans dozens), or each as
+  /// it would be.
+  @Test(arguments: [
+    (Int.max, PostingsMerger.windowShift, 256), (0, PostingsMerger.windowShift, 256),
+    (0, 6, 2), (PostingsMerger.windowFrom, PostingsMerger.windowShift, 256),
+  ])
+  func theMergedListsTellWhatTheHitMapTells(windowFrom: Int, windowShift: Int, ringSize: Int)
+    throws
+  {
     let index = try LoadedIndex(path: try helsinkiSearchIndex.get())
     var compared = 0
     var withTypos = 0
     for word in try words(index, count: 120, seed: 11) {
       let map = try PostingsHitMap(word, postings: index.postings, placeCount: index.places.count)
       var merger = try PostingsMerger(
-        postings: index.postings, words: [word], windowFrom: windowFrom)
+        postings: index.postings, words: [word], windowFrom: windowFrom,
+        windowShift: windowShift, ringSize: ringSize)
       var fromMerger: [Int: UInt16] = [:]
       while let rank = try merger.next() { fromMerger[rank] = merger.hits.rawValue }
       var fromMap: [Int: UInt16] = [:]
@@ -491,8 +498,12 @@ struct WordHitsTests {
 
   /// A merger asked for places in ascending order, far apart or next to each other (bitmap
   /// lists pass whole bytes), tells for each what the hit map tells.
-  @Test(arguments: [Int.max, 0])
-  func seekingPlacesInRankOrderTellsWhatTheHitMapTells(windowFrom: Int) throws {
+  /// Through the heap, by windows of 64 ranks in a ring of one (the small index spans dozens),
+  /// and as the search merges.
+  @Test(arguments: [(Int.max, 6, 1), (0, 6, 1), (0, PostingsMerger.windowShift, 256)])
+  func seekingPlacesInRankOrderTellsWhatTheHitMapTells(
+    windowFrom: Int, windowShift: Int, ringSize: Int
+  ) throws {
     let index = try LoadedIndex(path: try helsinkiSearchIndex.get())
     var random = SplitMix64(seed: 29)
     var hitsFound = 0
@@ -500,7 +511,8 @@ struct WordHitsTests {
     for word in try words(index, count: 120, seed: 23) {
       let map = try PostingsHitMap(word, postings: index.postings, placeCount: index.places.count)
       var merger = try PostingsMerger(
-        postings: index.postings, words: [word], windowFrom: windowFrom)
+        postings: index.postings, words: [word], windowFrom: windowFrom,
+        windowShift: windowShift, ringSize: ringSize)
       var rank = random.below(8)
       while rank < index.places.count {
         let hits = try merger.hits(at: rank)
@@ -515,15 +527,21 @@ struct WordHitsTests {
   }
 
   /// Reading on, seeking ahead and dropping the context lists part-way, the merge by windows
-  /// gives the ranks and hits the merge through the heap gives.
-  @Test func theWindowedMergeReadsAsTheHeapMerge() throws {
+  /// gives the ranks and hits the merge through the heap gives: with the windows after the
+  /// current one in a ring of one or two (most lists then wait in the heap past it) or of the
+  /// default size.
+  /// Windows of 64 ranks: the small index spans dozens.
+  @Test(arguments: [1, 2, MergeWindows.ringSize])
+  func theWindowedMergeReadsAsTheHeapMerge(ringSize: Int) throws {
     let index = try LoadedIndex(path: try helsinkiSearchIndex.get())
+    #expect(index.places.count > 16 << 6, "windows past a small ring")
     var random = SplitMix64(seed: 53)
     var read = 0
     var dropped = 0
     for word in try words(index, count: 120, seed: 61) {
       var heap = try PostingsMerger(postings: index.postings, words: [word], windowFrom: .max)
-      var windows = try PostingsMerger(postings: index.postings, words: [word], windowFrom: 0)
+      var windows = try PostingsMerger(
+        postings: index.postings, words: [word], windowFrom: 0, windowShift: 6, ringSize: ringSize)
       let dropAfter = random.below(20)
       var steps = 0
       var last = -1

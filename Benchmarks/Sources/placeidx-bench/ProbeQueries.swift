@@ -71,6 +71,19 @@ enum ProbeQueries {
     print(
       "\(requests.count) requests over \(searched.count) index(es): CPU per request p50 \(Int(pct(0.5))) µs, p90 \(Int(pct(0.9))) µs, p99 \(Int(pct(0.99))) µs, max \(Int(sorted.last ?? 0)) µs"
     )
+    // The scale bench's kinds of request: keystrokes of a target, short multi-word prefixes,
+    // one letter with an origin.
+    let kinds: [(String, (BenchRequest) -> Bool)] = [
+      ("keystroke", { $0.target >= 0 }),
+      ("multi-word", { $0.target < 0 && $0.length > 1 }),
+      ("letter+origin", { $0.target < 0 && $0.length == 1 }),
+    ]
+    for (name, isKind) in kinds {
+      let times = best.indices.filter { isKind(requests[$0]) }.map { best[$0] }.sorted()
+      guard !times.isEmpty else { continue }
+      func at(_ q: Double) -> Int { Int(times[min(times.count - 1, Int(q * Double(times.count)))]) }
+      print("  \(name) (\(times.count)): p50 \(at(0.5)) µs, p90 \(at(0.9)) µs, p99 \(at(0.99)) µs")
+    }
     for i in best.indices.sorted(by: { best[$0] > best[$1] }).prefix(12) {
       let r = requests[i]
       print("  \(Int(best[i])) µs  \"\(r.query)\"\(r.origin == nil ? "" : " with origin")")

@@ -63,7 +63,12 @@ public final class LoadedIndex: Sendable {
         pb, fileOffset: po, contexts: contexts, importance: try section(.importance),
         ids: try section(.placeIDs), stringCount: strings.count, typeListCount: types.lists.count)
       let (qb, qo) = try section(.postings)
-      postings = try Postings(qb, fileOffset: qo, placeCount: places.count)
+      // PREFIX UNIONS since 7.1: without it, every prefix is read token by token.
+      let unions = try file.section(.prefixUnions).map { (u) throws(IndexFormatError) in
+        try PrefixUnions(file.bytes(of: u), fileOffset: u.offset)
+      }
+      postings = try Postings(
+        qb, fileOffset: qo, placeCount: places.count, unions: unions ?? .none)
       guard postings.tokenCount == tokens.count else {
         throw .corrupt(
           path: path, section: "POSTINGS", offset: qo,
@@ -232,6 +237,7 @@ public final class LoadedIndex: Sendable {
     try strings.verify()
     try tokens.verify()
     try postings.verify()
+    try postings.verifyUnions()
     try places.contexts.verify()
     try places.verify()
     try places.ids.verify()

@@ -29,6 +29,19 @@ struct CursorHeap {
     siftDown(0)
   }
 
+  /// Adds a cursor whose next place is `value`.
+  mutating func push(_ value: Int, _ cursor: Int) {
+    var i = entries.count
+    entries.append((value, cursor))
+    while i > 0 {
+      let parent = (i - 1) / 2
+      if entries[parent].value <= value { break }
+      entries[i] = entries[parent]
+      i = parent
+    }
+    entries[i] = (value, cursor)
+  }
+
   /// Calls `body` with each cursor whose head is the least (a heap's least entries form a
   /// subtree at its top).
   func forEachAtTop(_ body: (_ cursor: Int) -> Void) {

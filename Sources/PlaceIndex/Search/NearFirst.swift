@@ -64,7 +64,7 @@ extension LoadedIndex {
     let contexts = !candidates.droppedContextLists
     // Places below `first` were read in rank order; the others as they are seen here.
     let first = rank
-    var seen = SeenPlaces(placeCount: places.count)
+    var seen = SeenPlaces()
     // The few places whose name carries the word typed whole come first: then every other
     // place can score it only as a prefix.
     var exactNamesSeen = false
@@ -161,36 +161,64 @@ extension LoadedIndex {
 }
 
 /// The places a search read from both ends has seen: a bitmap in pages of 4,096 places,
-/// each allocated when a place in it is first seen, so that its cost follows the places seen
-/// (a few rings and a stretch of postings), not the index's size (a page table of 4 bytes per
-/// 4,096 places).
+/// each allocated when a place in it is first seen and found through a small open-addressing
+/// table of the pages in use, so that its cost follows the places seen (a few rings and a
+/// stretch of postings), not the index's size.
 struct SeenPlaces {
   static let pageBits = 12
-  /// Each page's position in ``bits`` (in words), or -1 before it is allocated.
-  private var pages: [Int32]
+  /// Per slot, the page number + 1 (0: free); a power of two, at most half full.
+  private var keys = [Int32](repeating: 0, count: 16)
+  /// Per slot, the page's position in ``bits`` (in words).
+  private var positions = [Int32](repeating: 0, count: 16)
+  private var used = 0
   private var bits: [UInt64] = []
 
-  init(placeCount: Int) {
-    pages = Array(repeating: -1, count: (placeCount >> Self.pageBits) + 1)
+  init() {}
+
+  /// The slot of `page`, or of the free slot where it would go.
+  @inline(__always)
+  private func slot(_ page: Int) -> Int {
+    let mask = keys.count - 1
+    var i = (page &* 0x9E37_79B1) >> 7 & mask
+    while keys[i] != 0 && Int(keys[i]) != page + 1 { i = (i + 1) & mask }
+    return i
   }
 
   @inline(__always)
   func contains(_ rank: Int) -> Bool {
-    let page = pages[rank >> Self.pageBits]
-    guard page >= 0 else { return false }
+    let i = slot(rank >> Self.pageBits)
+    guard keys[i] != 0 else { return false }
     let bit = rank & (1 << Self.pageBits - 1)
-    return bits[Int(page) + bit >> 6] & (1 << UInt64(bit & 63)) != 0
+    return bits[Int(positions[i]) + bit >> 6] & (1 << UInt64(bit & 63)) != 0
   }
 
   @inline(__always)
   mutating func insert(_ rank: Int) {
-    var page = pages[rank >> Self.pageBits]
-    if page < 0 {
-      page = Int32(bits.count)
-      pages[rank >> Self.pageBits] = page
+    let page = rank >> Self.pageBits
+    var i = slot(page)
+    if keys[i] == 0 {
+      if 2 * (used + 1) > keys.count {
+        grow()
+        i = slot(page)
+      }
+      keys[i] = Int32(page + 1)
+      positions[i] = Int32(bits.count)
+      used += 1
       bits.append(contentsOf: repeatElement(0, count: 1 << (Self.pageBits - 6)))
     }
     let bit = rank & (1 << Self.pageBits - 1)
-    bits[Int(page) + bit >> 6] |= 1 << UInt64(bit & 63)
+    bits[Int(positions[i]) + bit >> 6] |= 1 << UInt64(bit & 63)
+  }
+
+  /// Doubles the table, placing every page again.
+  private mutating func grow() {
+    let (oldKeys, oldPositions) = (keys, positions)
+    keys = Array(repeating: 0, count: 2 * oldKeys.count)
+    positions = Array(repeating: 0, count: 2 * oldKeys.count)
+    for (k, p) in zip(oldKeys, oldPositions) where k != 0 {
+      let i = slot(Int(k) - 1)
+      keys[i] = k
+      positions[i] = p
+    }
   }
 }

@@ -27,7 +27,7 @@ struct PostingsMerger {
   /// Each cursor's next place, in a merge through the heap.
   private var heap = CursorHeap()
   /// The windowed merge's state; nil for a merge through the heap.
-  private var windows: Windows?
+  private var windows: MergeWindows?
   /// Where the driving words lie in the rank `next()` returned last (the union over the words
   /// when there are two; exact tokens only when there is one).
   private(set) var hits: WordHits = []
@@ -36,35 +36,46 @@ struct PostingsMerger {
   /// below a context match).
   let tellsHits: Bool
 
-  /// The merge of `words`' lists; `windowFrom` lists or more are read by windows (tests set it
-  /// to compare both ways).
-  init(postings: Postings, words: [ResolvedToken], windowFrom: Int = Self.windowFrom)
-    throws(IndexFormatError)
-  {
+  /// The merge of `words`' lists; `windowFrom` lists or more are read by windows of
+  /// 2^`windowShift` ranks, the next `ringSize` of them held in a ring (tests set them to
+  /// compare the ways on a small index).
+  init(
+    postings: Postings, words: [ResolvedToken], windowFrom: Int = Self.windowFrom,
+    windowShift: Int = Self.windowShift, ringSize: Int = MergeWindows.ringSize
+  ) throws(IndexFormatError) {
     tellsHits = words.count == 1
     keepsContexts = words.count == 1 && !words[0].typos.isEmpty
     var cursors: [PostingsCursor] = []
     var bits: [WordHits] = []
     var heads: [Int] = []
+    func add(_ lists: PostingsLists, _ hits: (PostingsPart) -> WordHits) throws(IndexFormatError) {
+      for part in PostingsPart.allCases {
+        var c = lists[part]
+        if let v = try c.next() {
+          cursors.append(c)
+          bits.append(hits(part))
+          heads.append(v)
+        }
+      }
+    }
     for word in words {
       var w = word
       if words.count > 1 { w.exact = nil }
-      try postings.forEachList(of: Array(w.range) + w.typos) {
-        (t, lists) throws(IndexFormatError) in
-        for part in PostingsPart.allCases {
-          var c = lists[part]
-          if let v = try c.next() {
-            cursors.append(c)
-            bits.append(WordHits.of(t, in: part, for: w))
-            heads.append(v)
-          }
-        }
+      // A heavy prefix's range is read as one union (PREFIX UNIONS), its exact token's lists
+      // beside it for their exact hits: the same hits as the range's lists one by one.
+      var tokens = Array(w.range) + w.typos
+      if let union = try postings.union(of: w.range) {
+        try add(union.lists) { .range($0) }
+        tokens = (w.exact.map { [$0] } ?? []) + w.typos
+      }
+      try postings.forEachList(of: tokens) { (t, lists) throws(IndexFormatError) in
+        try add(lists) { WordHits.of(t, in: $0, for: w) }
       }
     }
     self.cursors = cursors
     self.bits = bits
     if cursors.count >= windowFrom {
-      windows = Windows(heads: heads, placeCount: postings.placeCount, shift: Self.windowShift)
+      windows = MergeWindows(heads: heads, shift: windowShift, ringSize: ringSize)
     } else {
       heap.entries = heads.enumerated().map { ($1, $0) }
       heap.heapify()
@@ -140,20 +151,16 @@ struct PostingsMerger {
 
   /// A windowed merge's hits at `rank`: the places before it are passed over.
   private mutating func windowHits(at rank: Int) throws(IndexFormatError) -> WordHits {
-    let target = rank >> Self.windowShift
+    let target = rank >> windows!.shift
     if target > windows!.current {
       windows!.window.discardAll()
       // The lists waiting in the windows before the target's move to their first place from
       // `rank`.
-      for w in (windows!.current + 1)..<min(target, windows!.waiting.count) {
-        var c = windows!.take(w)
-        while c >= 0 {
-          let following = Int(windows!.after[c])
-          if !dropped(c), let v = try cursors[c].advance(to: rank) { windows!.wait(c, at: v) }
-          c = following
-        }
+      var moved: [Int] = []
+      windows!.takeAll(before: target) { moved.append($0) }
+      for c in moved where !dropped(c) {
+        if let v = try cursors[c].advance(to: rank) { windows!.wait(c, at: v) }
       }
-      guard target < windows!.waiting.count else { return [] }
       try fill(target)
     }
     windows!.window.discard(below: rank)
@@ -182,63 +189,123 @@ struct PostingsMerger {
 }
 
 /// A windowed merge: the ranks in windows of 2^shift, each list waiting in the window of its
-/// next place (a list per window, linked through the cursors), and the window being read.
-/// The lists cost one visit per window they have places in, the places one slot each.
-private struct Windows {
+/// next place, and the window being read. The lists cost one visit per window they have places
+/// in, the places one slot each. The windows after the current one are held in a ring of
+/// ``ringSize`` (a list per window, linked through the cursors); a list whose next place lies
+/// past the ring waits in a heap by that place until the ring reaches it. So the merge's
+/// memory follows its lists, not the index's size.
+struct MergeWindows {
+  /// Windows held in the ring by default: 2^20 ranks, past which a list waits in the heap.
+  static let ringSize = 256
   let shift: Int
+  /// The ring's size - 1 (a power of two - 1).
+  private let ringMask: Int
   /// Each cursor's next place.
   var heads: [Int]
-  /// Per window, the first cursor waiting in it, or -1 (one entry per 2^shift places).
-  var waiting: [Int32]
+  /// Per window of the ring (window `w` at `w & ringMask`, for `current < w < horizon`), the
+  /// first cursor waiting in it, or -1.
+  private var ring: [Int32]
   /// Per cursor, the next cursor waiting in the same window, or -1.
   var after: [Int32]
+  /// The cursors whose next place lies past the ring, by that place.
+  private var far = CursorHeap()
   /// The window being read, or -1 before the first.
-  var current = -1
+  private(set) var current = -1
   var window: RankWindow
 
-  init(heads: [Int], placeCount: Int, shift: Int) {
+  /// The first window past the ring.
+  private var horizon: Int { current + 1 + ringMask + 1 }
+
+  /// `ringSize` must be a power of two.
+  init(heads: [Int], shift: Int, ringSize: Int = Self.ringSize) {
+    precondition(ringSize > 0 && ringSize & (ringSize - 1) == 0, "a ring of 2^k windows")
     self.shift = shift
     self.heads = heads
-    waiting = Array(repeating: -1, count: (placeCount >> shift) + 1)
+    ringMask = ringSize - 1
+    ring = Array(repeating: -1, count: ringSize)
     after = Array(repeating: -1, count: heads.count)
     window = RankWindow(span: 1 << shift)
     // Ascending cursor order within a window is not needed: slots take hits in any order.
-    for c in heads.indices { wait(c, at: heads[c]) }
+    for c in heads.indices {
+      if heads[c] >> shift < horizon {
+        link(c, heads[c] >> shift)
+      } else {
+        far.entries.append((heads[c], c))
+      }
+    }
+    far.heapify()
   }
 
-  /// Puts cursor `c`, whose next place is `head`, in that place's window.
+  /// Puts cursor `c` in the list of window `w`, in the ring.
+  @inline(__always)
+  private mutating func link(_ c: Int, _ w: Int) {
+    let slot = w & ringMask
+    after[c] = ring[slot]
+    ring[slot] = Int32(c)
+  }
+
+  /// Puts cursor `c`, whose next place is `head` (past the current window), in that place's
+  /// window.
   @inline(__always)
   mutating func wait(_ c: Int, at head: Int) {
     heads[c] = head
     let w = head >> shift
-    after[c] = waiting[w]
-    waiting[w] = Int32(c)
+    if w < horizon { link(c, w) } else { far.push(head, c) }
   }
 
-  /// The first cursor waiting in window `w` (the others follow through ``after``), emptying it.
+  /// Moves the cursors whose windows the ring reaches now from the heap into the ring.
+  private mutating func pullFar() {
+    while let top = far.top, top.value >> shift < horizon {
+      link(top.cursor, top.value >> shift)
+      far.replaceTop(nil)
+    }
+  }
+
+  /// The first cursor waiting in window `w` of the ring (the others follow through
+  /// ``after``), emptying it.
   @inline(__always)
   mutating func take(_ w: Int) -> Int {
-    let c = Int(waiting[w])
-    waiting[w] = -1
+    let slot = w & ringMask
+    let c = Int(ring[slot])
+    ring[slot] = -1
     return c
+  }
+
+  /// Calls `body` with every cursor waiting in a window before `target` (after the current
+  /// one), taking them out; the window before the target becomes the current one.
+  mutating func takeAll(before target: Int, _ body: (Int) -> Void) {
+    for w in (current + 1)..<min(target, horizon) {
+      var c = take(w)
+      while c >= 0 {
+        let following = Int(after[c])
+        body(c)
+        c = following
+      }
+    }
+    while let top = far.top, top.value >> shift < target {
+      body(top.cursor)
+      far.replaceTop(nil)
+    }
+    current = target - 1
+    pullFar()
   }
 
   /// The first window after the current one that a list waits in.
   mutating func nextOccupied() -> Int? {
-    var w = current + 1
-    while w < waiting.count {
-      if waiting[w] >= 0 { return w }
-      w += 1
+    while true {
+      pullFar()
+      for w in (current + 1)..<horizon where ring[w & ringMask] >= 0 { return w }
+      // Nothing in the ring: on to the window of the nearest list past it.
+      guard let top = far.top else { return nil }
+      current = (top.value >> shift) - 1
     }
-    current = waiting.count
-    return nil
   }
 
-  /// Makes window `w` the current one; its end rank.
+  /// Makes window `w` (held in the ring) the current one; its end rank.
   mutating func start(_ w: Int) -> Int {
     current = w
     window.start(at: w << shift)
-    return window.end
+    return window.base + (1 << shift)
   }
 }
 
