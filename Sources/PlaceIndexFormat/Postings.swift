@@ -57,7 +57,7 @@ package struct Postings: @unchecked Sendable {
   let items: ItemTable<PostingsFraming>
   /// Number of tokens: one item each.
   package var tokenCount: Int { items.count }
-  package let placeCount: Int
+  let placeCount: Int
   /// The unions of the heavy prefixes' lists (PREFIX UNIONS; none in a 7.0 file).
   package let unions: PrefixUnions
 

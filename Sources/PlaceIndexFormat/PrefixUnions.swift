@@ -80,9 +80,9 @@ package struct PrefixUnions: @unchecked Sendable {
     return e.first == range.lowerBound && e.end == range.upperBound ? low : nil
   }
 
-  /// The bytes of entry `i`'s item, as a reader limited to them.
-  func item(_ i: Int) throws(IndexFormatError) -> ByteReader {
-    let start = dataStart + (try entry(i)).offset
+  /// The bytes of entry `i`'s item, as a reader limited to them; `offset` is the entry's.
+  func item(_ i: Int, offset: Int) throws(IndexFormatError) -> ByteReader {
+    let start = dataStart + offset
     let end = i + 1 < count ? dataStart + (try entry(i + 1)).offset : reader.buffer.count
     guard start <= end, end <= reader.buffer.count else {
       throw reader.fault("entry \(i)'s item [\(start), \(end)) lies outside the section", at: 4)
@@ -101,7 +101,8 @@ extension Postings {
     lists: PostingsLists, sum: Int
   )? {
     guard let i = try unions.find(range) else { return nil }
-    return (try lists(at: try unions.item(i)), try unions.entry(i).sum)
+    let e = try unions.entry(i)
+    return (try lists(at: try unions.item(i, offset: e.offset)), e.sum)
   }
 
   /// Checks PREFIX UNIONS against POSTINGS: entries in order, inside the dictionary, their
@@ -124,7 +125,7 @@ extension Postings {
         throw unions.reader.fault("entry \(i)'s item starts before the one before it", at: at)
       }
       previous = (e.first, e.end, e.offset)
-      let union = try lists(at: try unions.item(i))
+      let union = try lists(at: try unions.item(i, offset: e.offset))
       var expected: [[Int]] = [[], [], []]
       var sum = 0
       try forEachList(of: e.first..<e.end) { (_, lists) throws(IndexFormatError) in
@@ -139,7 +140,8 @@ extension Postings {
         throw fault(.prefixUnionMismatch(entry: i, part: "sum", stored: e.sum, union: sum), at: at)
       }
       for part in PostingsPart.allCases {
-        let want = Array(Set(expected[part.rawValue])).sorted()
+        var want = expected[part.rawValue].sorted()
+        want.removeDuplicatesOfSorted()
         var c = union[part]
         var got: [Int] = []
         while let p = try c.next() { got.append(p) }
@@ -153,6 +155,18 @@ extension Postings {
         }
       }
     }
+  }
+}
+
+extension Array where Element: Equatable {
+  /// Keeps the first of each run of equal elements (all duplicates, when sorted).
+  mutating func removeDuplicatesOfSorted() {
+    var kept = 0
+    for i in indices where kept == 0 || self[i] != self[kept - 1] {
+      self[kept] = self[i]
+      kept += 1
+    }
+    removeLast(count - kept)
   }
 }
 
@@ -222,7 +236,11 @@ package enum PrefixUnionsWriter {
         parts[2].append(contentsOf: l.context)
         sum += l.names.count + l.alternative.count + l.context.count
       }
-      let union = parts.map { Array(Set($0)).sorted().map { Int($0) } }
+      let union = parts.map { (part) -> [Int] in
+        var places = part.sorted().map { Int($0) }
+        places.removeDuplicatesOfSorted()
+        return places
+      }
       table.u32(UInt32(range.lowerBound))
       table.u32(UInt32(range.upperBound))
       table.u32(UInt32(min(sum, Int(UInt32.max))))

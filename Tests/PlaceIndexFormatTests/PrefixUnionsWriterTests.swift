@@ -49,7 +49,7 @@ import Testing
     }
   }
 
-  @Test func aWrittenSectionFindsEachRangeAndItsUnion() throws {
+  @Test func aWrittenSectionFindsEachRangeAndItsSum() throws {
     let tokens = Self.dictionary(seed: 9, count: 200)
     let ranges = PrefixUnionsWriter.ranges(tokens, minimum: 3)
     // Token t's places: a seeded handful of 1,000.
@@ -76,5 +76,18 @@ import Testing
     // Ranges it does not hold are not found.
     #expect(try unions.find(0..<1) == nil)
     #expect(try unions.find(0..<tokens.count + 1) == nil)
+  }
+
+  @Test func sortedDuplicatesAreRemovedAsASetWould() {
+    var state: UInt64 = 5
+    for n in [0, 1, 2, 50, 500] {
+      let values = (0..<n).map { _ -> Int in
+        state = state &* 6_364_136_223_846_793_005 &+ 1
+        return Int(state >> 58)
+      }
+      var kept = values.sorted()
+      kept.removeDuplicatesOfSorted()
+      #expect(kept == Array(Set(values)).sorted(), "\(n) values")
+    }
   }
 }

@@ -28,6 +28,8 @@ struct PostingsMerger {
   private var heap = CursorHeap()
   /// The windowed merge's state; nil for a merge through the heap.
   private var windows: MergeWindows?
+  /// The cursors a windowed seek moves on, kept from one seek to the next.
+  private var moved: [Int] = []
   /// Where the driving words lie in the rank `next()` returned last (the union over the words
   /// when there are two; exact tokens only when there is one).
   private(set) var hits: WordHits = []
@@ -156,7 +158,7 @@ struct PostingsMerger {
       windows!.window.discardAll()
       // The lists waiting in the windows before the target's move to their first place from
       // `rank`.
-      var moved: [Int] = []
+      moved.removeAll(keepingCapacity: true)
       windows!.takeAll(before: target) { moved.append($0) }
       for c in moved where !dropped(c) {
         if let v = try cursors[c].advance(to: rank) { windows!.wait(c, at: v) }
@@ -305,7 +307,7 @@ struct MergeWindows {
   mutating func start(_ w: Int) -> Int {
     current = w
     window.start(at: w << shift)
-    return window.base + (1 << shift)
+    return window.end
   }
 }
 
@@ -314,8 +316,8 @@ struct MergeWindows {
 struct RankWindow {
   /// The first rank of the stretch.
   private(set) var base = 0
-  /// One past its last rank (equal to `base` before the first window).
-  private(set) var end = 0
+  /// One past its last rank.
+  var end: Int { base + slots.count }
   private var slots: [UInt16]
   private var present: [UInt64]
   /// The first word of `present` that may still hold a set bit.
@@ -331,7 +333,6 @@ struct RankWindow {
   /// Starts the stretch at `rank`; the one before must have been read or discarded.
   mutating func start(at rank: Int) {
     base = rank
-    end = rank + slots.count
     scan = 0
   }
 
