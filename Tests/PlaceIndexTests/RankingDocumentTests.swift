@@ -30,6 +30,8 @@ import Testing
       "closer than \(Int(W.namedAfterRadius / 1000)) km, is shown after that place",
       "more than \(Ranking.nearFirstMinimumCost) places",
       "after \(Ranking.nearFirstAfter) records,",
+      "goes on past \(Ranking.filterAfter) places",
+      "at most\n  \(Ranking.filterRatio) times as many places",
     ]
     for s in statements {
       #expect(doc.contains(s), "docs/RANKING.md should say: \(s)")

@@ -282,6 +282,8 @@ struct SearchOracleTests {
       "Mannerheimintie", "Kluuvi", "pharmacy", "restaurant Kaivokatu",
       // Short prefixes of several words: every word but the driving one is sought.
       "k m s", "Su Pa", "h ka 1",
+      // A word many places carry in their context beside one a few carry in their names.
+      "Helsinki Stockmann", "Kaivokatu Hotel",
     ]
     // Origins, and biases: every place inside a bias region earns the full nearness bonus.
     let center = Coordinate(latitude: 60.1699, longitude: 24.9384)
@@ -303,12 +305,19 @@ struct SearchOracleTests {
         let query = String(chars[0..<n])
         for filter in filters {
           let plan = QueryPlan(query: query, inputOffset: nil)
-          let found = try index.search(plan, filter: filter, typeFilter: .any, limit: 10)
-            .filter { $0.score > -Ranking.relaxedPenalty / 2 }
           let expected = try everyPlace(index, query, filter: filter, limit: 10)
-          #expect(
-            found.map(\.rank) == expected.map(\.rank), "\(query) with \(filter)")
-          #expect(found.map(\.score) == expected.map(\.score))
+          // As the search runs, and with the other words' postings filtering it from the
+          // first place on (most searches of this index end before they would).
+          for filterAfter in [Ranking.filterAfter, 0] {
+            let found = try index.search(
+              plan, filter: filter, typeFilter: .any, limit: 10, filterAfter: filterAfter
+            )
+            .filter { $0.score > -Ranking.relaxedPenalty / 2 }
+            #expect(
+              found.map(\.rank) == expected.map(\.rank),
+              "\(query) with \(filter), filters after \(filterAfter)")
+            #expect(found.map(\.score) == expected.map(\.score))
+          }
           compared += expected.count
         }
       }
@@ -567,6 +576,89 @@ struct WordHitsTests {
       }
     }
     #expect(read > 1_000 && dropped > 10, "\(read) read, \(dropped) dropped")
+  }
+
+  /// A seek passes over the places before its target, unread where the lists allow: the next
+  /// place is the first from the target on that the hit map holds, with its hits; seeks and
+  /// plain reads interleaved, through the heap and by windows of 64 ranks (ring of one or as
+  /// the search merges).
+  @Test(arguments: [(Int.max, 6, 1), (0, 6, 1), (0, PostingsMerger.windowShift, 256)])
+  func aSeekThenTheNextPlaceIsTheFirstFromItsTarget(
+    windowFrom: Int, windowShift: Int, ringSize: Int
+  ) throws {
+    let index = try LoadedIndex(path: try helsinkiSearchIndex.get())
+    var random = SplitMix64(seed: 71)
+    var sought = 0
+    var found = 0
+    for word in try words(index, count: 300, seed: 73) {
+      let map = try PostingsHitMap(word, postings: index.postings, placeCount: index.places.count)
+      let ranks = (0..<index.places.count).filter { map[$0] != [] }
+      var merger = try PostingsMerger(
+        postings: index.postings, words: [word], windowFrom: windowFrom,
+        windowShift: windowShift, ringSize: ringSize)
+      var from = 0
+      while true {
+        if random.below(3) == 0 {
+          from += [0, 1, 7, 50, 700, 5_000][random.below(6)]
+          try merger.seek(to: from)
+          sought += 1
+        }
+        let expected = ranks.first { $0 >= from }
+        let next = try merger.next()
+        #expect(next == expected, "from \(from)")
+        guard let next, next == expected else { break }
+        #expect(merger.hits == map[next], "rank \(next)")
+        found += 1
+        from = next + 1
+      }
+    }
+    #expect(sought > 500 && found > 1_000, "\(sought) seeks, \(found) found")
+  }
+
+  /// A word's filter tells, for places asked in ascending order, what the hit map tells, and
+  /// the first place from each that carries the word; once its context lists are dropped
+  /// (part-way, after a place was read ahead), the same of the names only. A word with typo
+  /// candidates keeps its context lists.
+  @Test func aWordsFilterTellsWhatTheHitMapTells() throws {
+    let index = try LoadedIndex(path: try helsinkiSearchIndex.get())
+    let contextHits: WordHits = [.range(.context), .exact(.context), .typo(.context)]
+    var random = SplitMix64(seed: 79)
+    var asked = 0
+    var namesOnly = 0
+    var kept = 0
+    for word in try words(index, count: 120, seed: 83) {
+      let map = try PostingsHitMap(word, postings: index.postings, placeCount: index.places.count)
+      var filter = try WordFilter(
+        word: 0, resolved: word, postings: index.postings, contextText: 0)
+      let dropAt = random.below(3) == 0 ? Int.max : random.below(index.places.count)
+      var dropped = false
+      var rank = 0
+      while rank < index.places.count {
+        if !dropped && rank >= dropAt {
+          try filter.dropContextLists()
+          dropped = true
+          if filter.namesOnly { namesOnly += 1 } else { kept += 1 }
+          #expect(filter.namesOnly == word.typos.isEmpty, "\(word.typos.count) typos")
+        }
+        func expected(_ r: Int) -> WordHits {
+          filter.namesOnly ? map[r].subtracting(contextHits) : map[r]
+        }
+        let first = (rank..<index.places.count).first { expected($0) != [] } ?? .max
+        if random.below(2) == 0 {
+          #expect(try filter.first(from: rank) == first, "first from \(rank)")
+        }
+        #expect(try filter.hits(at: rank) == expected(rank), "rank \(rank)")
+        asked += 1
+        // Next to it, a little ahead, to the first place with hits or past it.
+        switch random.below(4) {
+        case 0: rank += 1
+        case 1: rank += 1 + random.below(300)
+        case 2: rank = first == .max ? .max : first
+        default: rank = first == .max ? .max : first + 1
+        }
+      }
+    }
+    #expect(asked > 2_000 && namesOnly > 20 && kept > 0, "\(asked) asked, \(namesOnly) names only")
   }
 
   /// Every word of a place's primary text that the index holds as a token lies in that place's

@@ -51,6 +51,13 @@ struct Candidates {
     return inRegion[position]
   }
 
+  /// Passes over the places before `rank` (not below the last one returned): ``next()`` then
+  /// returns the first from it on.
+  mutating func skip(to rank: Int) throws(IndexFormatError) {
+    if merger != nil { return try merger!.seek(to: rank) }
+    while position < inRegion.count && inRegion[position] < rank { position += 1 }
+  }
+
   /// Stops reading the drivers' context lists: later places come from their name lists only.
   mutating func dropContextLists() {
     droppedContexts = true

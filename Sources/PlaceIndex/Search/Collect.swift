@@ -71,7 +71,7 @@ extension LoadedIndex {
       }
       return try narrowed(at: rank, importance: importance)
     }
-    while let rank = try candidates.next() {
+    while let rank = try scorer.nextCandidate(&candidates) {
       if exactOnly != nil, try exactOnly!.hits(at: rank) == [] { continue }
       // Nearness keeps this scan from stopping: read the rest from both ends.
       if decodes == Ranking.nearFirstAfter && candidates.readsBothEnds && maxGeo > 0,

@@ -72,7 +72,8 @@ extension LoadedIndex {
       for p in exactNames {
         seen.insert(p)
         let importance = try scorer.importance(of: p)
-        try scorer.score(p, importance: importance, geoBound: scorer.maxGeo, into: &best)
+        try scorer.score(
+          p, importance: importance, geoBound: scorer.maxGeo, ordered: false, into: &best)
       }
       exactNamesSeen = true
     }
@@ -101,7 +102,7 @@ extension LoadedIndex {
       }
       // One place from the postings; when they end, every candidate was seen.
       guard let (rank, name, exactName, hits) = next else { return true }
-      next = try candidates.next().map {
+      next = try scorer.nextCandidate(&candidates).map {
         ($0, candidates.mayMatchName, candidates.mayMatchExactName, candidates.hits)
       }
       if !seen.contains(rank) {
@@ -141,7 +142,8 @@ extension LoadedIndex {
         }
         let importance = try scorer.importance(of: rank)
         try scorer.score(
-          rank, driverHits: hits, importance: importance, geoBound: geoBound, into: &best)
+          rank, driverHits: hits, importance: importance, geoBound: geoBound, ordered: false,
+          into: &best)
         scored = true
       }
       if ringPosition == places.count {

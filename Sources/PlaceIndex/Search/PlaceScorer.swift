@@ -4,9 +4,11 @@ import PlaceIndexFormat
 
 /// Scores places for one pass of a search: decodes a record, matches it against the typed
 /// words (where each word lies in the place: the driving word's postings tell as the
-/// candidates come, the place's tokens in TERMS tell the others), applies the filters and
-/// inserts it into the results when it ranks. No word's postings are read beyond the
-/// driver's: a place's cost is its own tokens, whatever the index's size.
+/// candidates come; the other words' postings, read forward beside them as filters, or the
+/// place's tokens in TERMS tell the others), applies the filters and inserts it into the
+/// results when it ranks. A word's postings are read as a filter only when they hold at most
+/// ``Ranking/filterRatio`` times the candidates' postings: a place's cost is its own tokens or
+/// a bounded share of those lists, whatever the index's size.
 struct PlaceScorer {
   let index: LoadedIndex
   let resolved: [ResolvedToken]
@@ -51,6 +53,22 @@ struct PlaceScorer {
   /// most geo score a place in each square can earn, by square id (-1 until first needed).
   private let squares: PlaceSquares?
   private var squareGeo: [Double] = []
+  /// The words' postings read as filters (``WordFilter``), built once ``Ranking/filterAfter``
+  /// places were scored in rank order: every word but the one the candidates tell whose
+  /// postings hold at most ``Ranking/filterRatio`` times the candidates' (decoding them would
+  /// cost more than the places' tokens).
+  private var filters: [WordFilter] = []
+  /// Per word, its filter's position in ``filters``, or -1.
+  private var filterOf: [Int]
+  /// Whether some filter reads its name lists only: the scan skips to their places
+  /// (``nextCandidate(_:)``).
+  private var intersects = false
+  /// Places scored in rank order before the filters were built; -1 once built.
+  private var orderedScores = 0
+  /// The last place the filters were asked about: they read their lists forward only.
+  private var lastFiltered = -1
+  /// The candidates' postings count, which the filters' words are weighed against.
+  private let candidatesCost: Int
 
   init(
     _ index: LoadedIndex, resolved: [ResolvedToken], drivers: [Int], missing: Int,
@@ -95,6 +113,80 @@ struct PlaceScorer {
     toldWord = candidates.mergesOneWord ? drivers[0] : nil
     hits = Array(repeating: [], count: resolved.count)
     squares = context.focus == nil ? nil : try index.placeSquares
+    filterOf = Array(repeating: -1, count: resolved.count)
+    candidatesCost = candidates.cost
+  }
+
+  /// Whether the filters can tell the words' hits at `rank`, a place of the scan in rank
+  /// order: built on the ``Ranking/filterAfter``-th such place (a search that ends sooner
+  /// does not pay for them), and asked in ascending order only.
+  @inline(__always)
+  private mutating func filtersReady(at rank: Int) throws(IndexFormatError) -> Bool {
+    if orderedScores >= 0 {
+      orderedScores += 1
+      guard orderedScores > context.filterAfter else { return false }
+      orderedScores = -1
+      try buildFilters()
+    }
+    guard rank >= lastFiltered else { return false }
+    lastFiltered = rank
+    return true
+  }
+
+  private mutating func buildFilters() throws(IndexFormatError) {
+    typealias W = Ranking
+    let best = resolved.map { $0.exact != nil ? W.nameExact : W.namePrefix }
+    for i in resolved.indices where i != toldWord {
+      let word = resolved[i]
+      guard !word.isEmpty, word.cost <= W.filterRatio * max(candidatesCost, 1) else { continue }
+      // The word in the context alone: no whole-name bonus; the coverage needs another word
+      // in the name.
+      var points = best
+      points[i] = word.exact != nil ? W.contextExact : W.contextPrefix
+      let contextText = W.text(words: points.reduce(0, +), coverage: W.coverage, wholeName: 0)
+      filterOf[i] = filters.count
+      filters.append(
+        try WordFilter(
+          word: i, resolved: word, postings: index.postings, contextText: contextText))
+    }
+  }
+
+  /// Drops the context lists of every filter whose word, in the context alone, leaves a place
+  /// of the scan in rank order from here on (weighted importance at most `importance`, geo
+  /// score at most `geo`) out of `best`: the scan then skips to the places whose names carry
+  /// it. Only in a pass where every word must match: a place that lacks one is not scored.
+  @inline(__always)
+  private mutating func narrowFilters(importance: Double, geo: Double, best: TopPlaces)
+    throws(IndexFormatError)
+  {
+    guard missing == 0, best.prunes else { return }
+    for k in filters.indices where !filters[k].namesOnly {
+      let bound = Ranking.score(text: filters[k].contextText, importance: importance, geo: geo)
+      guard best.excludes(bound) else { continue }
+      try filters[k].dropContextLists()
+      if filters[k].namesOnly { intersects = true }
+    }
+  }
+
+  /// The next place of `candidates` whose names carry the words whose filters read names only
+  /// (every place of the candidates when none does): the candidates skip to the first place
+  /// from which all those filters and they agree.
+  @inline(__always)
+  mutating func nextCandidate(_ candidates: inout Candidates) throws(IndexFormatError) -> Int? {
+    guard var rank = try candidates.next() else { return nil }
+    guard intersects, rank >= lastFiltered else { return rank }
+    while true {
+      var target = rank
+      for k in filters.indices where filters[k].namesOnly {
+        target = max(target, try filters[k].first(from: target))
+      }
+      lastFiltered = target
+      if target == rank { return rank }
+      if target == .max { return nil }
+      try candidates.skip(to: target)
+      guard let next = try candidates.next() else { return nil }
+      rank = next
+    }
   }
 
   /// The most geo score place `rank` can earn, from its square (``maxGeo`` when its square is
@@ -178,11 +270,17 @@ struct PlaceScorer {
   /// tell (``Candidates/hits``) when the caller has them, the others come from the place's
   /// tokens, and `geoBound` is the most geo score it can earn. The record is read only for a
   /// place that matches.
+  ///
+  /// `ordered` says that the place comes from a scan in ascending rank order: the words'
+  /// postings, read forward as filters, then tell where they lie in it, and a place that lacks
+  /// one is passed over before its tokens are read.
   @inline(__always)
   mutating func score(
     _ rank: Int, driverHits: WordHits? = nil, importance: Double, geoBound: Double,
-    into best: inout TopPlaces
+    ordered: Bool = true, into best: inout TopPlaces
   ) throws(IndexFormatError) {
+    // The bound of every later place of a scan in rank order.
+    let laterGeo = geoBound
     // A place far from the focus is passed over before its tokens are read when even a
     // perfect text match could not rank it there.
     var geoBound = geoBound
@@ -193,13 +291,38 @@ struct PlaceScorer {
       }
     }
     let told = driverHits == nil ? nil : toldWord
-    if told == nil || resolved.count > 1 { try readTerms(rank) }
     var missed = 0
+    // The words the candidates and the filters tell first: a place that misses more words than
+    // this pass allows is passed over before its tokens are read.
+    var fromTerms = false
+    var filtered = false
+    if ordered && resolved.count > 1 {
+      filtered = try filtersReady(at: rank)
+      if filtered { try narrowFilters(importance: importance, geo: laterGeo, best: best) }
+    }
+    for i in hits.indices {
+      if i == told {
+        hits[i] = driverHits!
+      } else if filtered, filterOf[i] >= 0 {
+        hits[i] = try filters[filterOf[i]].hits(at: rank)
+      } else {
+        fromTerms = true
+        continue
+      }
+      if hits[i] == [] { missed += 1 }
+    }
+    guard missed <= missing else { return }
+    if fromTerms {
+      try readTerms(rank)
+      for i in hits.indices where i != told && !(filtered && filterOf[i] >= 0) {
+        hits[i] = WordHits.of(resolved[i], in: terms, shared: sharedTerms)
+      }
+    }
+    missed = 0
     // The words' scores, and the coverage and whole-name bonus at most: the best text score
     // the place can have, known before its record is read.
     var words = 0.0
     for i in hits.indices {
-      hits[i] = i == told ? driverHits! : WordHits.of(resolved[i], in: terms, shared: sharedTerms)
       if let (part, share, exact) = hits[i].match {
         words += share * part.weight(exact: exact)
       } else {

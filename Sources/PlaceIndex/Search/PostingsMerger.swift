@@ -128,14 +128,22 @@ struct PostingsMerger {
   /// Where the words lie in place `rank`, which is not below the rank asked for
   /// before: every list whose next place lies before it moves to its first place from it.
   mutating func hits(at rank: Int) throws(IndexFormatError) -> WordHits {
-    if windows != nil { return try windowHits(at: rank) }
-    while let h = heap.top, h.value < rank {
-      heap.replaceTop(try cursors[h.cursor].advance(to: rank))
-    }
+    try seek(to: rank)
+    if windows != nil { return WordHits(rawValue: windows!.window.hits(at: rank)) }
     guard let h = heap.top, h.value == rank else { return [] }
     var found: WordHits = []
     heap.forEachAtTop { found.formUnion(bits[$0]) }
     return found
+  }
+
+  /// Passes over the places before `rank` (not below the rank sought or returned before):
+  /// ``next()`` then returns the first place from `rank` on. Every list whose next place lies
+  /// before it moves to its first place from it, skipping the rest unread where it can.
+  mutating func seek(to rank: Int) throws(IndexFormatError) {
+    if windows != nil { return try windowSeek(to: rank) }
+    while let h = heap.top, h.value < rank {
+      heap.replaceTop(try cursors[h.cursor].advance(to: rank))
+    }
   }
 
   /// The next rank of a windowed merge: from the window being read, else from the next window
@@ -151,8 +159,8 @@ struct PostingsMerger {
     }
   }
 
-  /// A windowed merge's hits at `rank`: the places before it are passed over.
-  private mutating func windowHits(at rank: Int) throws(IndexFormatError) -> WordHits {
+  /// A windowed merge's seek to `rank`: the places before it are passed over.
+  private mutating func windowSeek(to rank: Int) throws(IndexFormatError) {
     let target = rank >> windows!.shift
     if target > windows!.current {
       windows!.window.discardAll()
@@ -166,7 +174,6 @@ struct PostingsMerger {
       try fill(target)
     }
     windows!.window.discard(below: rank)
-    return WordHits(rawValue: windows!.window.hits(at: rank))
   }
 
   /// Reads window `w`: every list waiting in it gives its places up to the window's end, then

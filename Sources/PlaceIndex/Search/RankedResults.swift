@@ -22,7 +22,7 @@ struct RankedResults {
 }
 
 extension PlacesClient {
-  /// Searches every index for `plan` as one (``LoadedIndex/search(_:_:filter:typeFilter:limit:regionLookup:)``)
+  /// Searches every index for `plan` as one (``LoadedIndex/search(_:_:filter:typeFilter:limit:regionLookup:filterAfter:)``)
   /// and folds duplicates (``Ranking/areDuplicates(_:_:distance:)``) until the request's
   /// result count is shown.
   func ranked(_ request: AutocompleteRequest, plan: QueryPlan, typeFilter: TypeFilter)

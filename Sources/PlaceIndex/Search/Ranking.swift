@@ -163,6 +163,14 @@ enum Ranking {
   /// The places whose name carries the driving word whole are read ahead (the last of them
   /// tightens the bound of the scan in rank order) only when they are at most this many.
   static let exactNamesRead = 1024
+  /// Places a scan in rank order scores from their tokens (TERMS) before the other words'
+  /// postings are read as filters beside it (``PlaceScorer``): a search that ends sooner
+  /// does not pay for opening them.
+  static let filterAfter = 64
+  /// A word's postings filter the candidates only when they hold at most this many times as
+  /// many places as the candidates' postings: reading them forward costs about that many
+  /// postings per candidate, against one place's tokens.
+  static let filterRatio = 32
   /// Records a scan in rank order reads before it turns to reading from both ends.
   static let nearFirstAfter = 16
   /// The search reads from both ends only when the driving words' postings hold more than

@@ -12,14 +12,14 @@ extension LoadedIndex {
   }
 
   /// The best places for `plan` in this index alone, at most `limit`, after filters; sorted
-  /// by score (``search(_:_:filter:typeFilter:limit:regionLookup:)`` over this one index).
+  /// by score (``search(_:_:filter:typeFilter:limit:regionLookup:filterAfter:)`` over this one index).
   func search(
     _ plan: QueryPlan, filter: AutocompleteFilter, typeFilter: TypeFilter, limit: Int,
-    regionLookup: Bool = true
+    regionLookup: Bool = true, filterAfter: Int = Ranking.filterAfter
   ) throws(IndexFormatError) -> [ScoredPlace] {
     try Self.search(
       [self], plan, filter: filter, typeFilter: typeFilter, limit: limit,
-      regionLookup: regionLookup)
+      regionLookup: regionLookup, filterAfter: filterAfter)
   }
 
   /// The best places for `plan` over `indexes` (shards), at most `limit`, after filters;
@@ -36,15 +36,18 @@ extension LoadedIndex {
   ///
   /// With a restriction region, the places the GEO section finds in it are the candidates
   /// when they are fewer than the typed words' postings (`regionLookup: false` turns that off,
-  /// for tests that compare both paths).
+  /// for tests that compare both paths). `filterAfter` is ``Ranking/filterAfter`` but in tests
+  /// that drive the words' postings filters (``WordFilter``) from the first place on.
   static func search(
     _ indexes: [LoadedIndex], _ plan: QueryPlan, filter: AutocompleteFilter,
-    typeFilter: TypeFilter, limit: Int, regionLookup: Bool = true
+    typeFilter: TypeFilter, limit: Int, regionLookup: Bool = true,
+    filterAfter: Int = Ranking.filterAfter
   ) throws(IndexFormatError) -> [ScoredPlace] {
     guard !plan.tokens.isEmpty, !indexes.isEmpty else { return [] }
     let (resolved, keys) = try resolveWords(indexes, plan, limit: limit)
     var context = SearchContext(filter: filter, typeFilter: typeFilter, limit: limit)
     context.regionLookup = regionLookup
+    context.filterAfter = filterAfter
     context.wordKeys = keys
     var found: [ScoredPlace] = []
     for s in try searchOrder(indexes, resolved, context: context)

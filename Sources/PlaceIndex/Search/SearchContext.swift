@@ -15,6 +15,9 @@ struct SearchContext {
   let anyType: Bool
   /// Whether a restriction region may take its candidates from the GEO section.
   var regionLookup = true
+  /// The places a scan in rank order scores from their tokens before the other words'
+  /// postings filter it (``Ranking/filterAfter``; less in tests of the filters).
+  var filterAfter = Ranking.filterAfter
   /// The cache key of each query word whose hits may be kept (the finished ones), else nil.
   var wordKeys: [WordKey?] = []
 

@@ -47,14 +47,34 @@ final class SpillFile {
   init(_ budget: SpillBudget, purpose: String) throws {
     self.budget = budget
     self.purpose = purpose
-    var template = Array(
-      ((budget.settings.directory as NSString).appendingPathComponent(".placeidx-spill-XXXXXX"))
-        .utf8CString)
-    let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-    guard fd >= 0 else { throw budget.failure("cannot create a temporary \(purpose) file", errno) }
-    template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
+    let directory = budget.settings.directory
+    // A file without a name from the start (O_TMPFILE) where the file system has them: a kill
+    // cannot come between creating it and unlinking it.
+    var fd = Self.unnamedFile(in: directory)
+    if fd < 0 {
+      var template = Array(
+        ((directory as NSString).appendingPathComponent(".placeidx-spill-XXXXXX")).utf8CString)
+      fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+      guard fd >= 0 else {
+        throw budget.failure("cannot create a temporary \(purpose) file", errno)
+      }
+      template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
+    }
     self.fd = fd
     buffer = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 16)
+  }
+
+  /// A descriptor of a new file in `directory` that has no name (Linux's O_TMPFILE), or -1
+  /// where the system or the file system has none.
+  private static func unnamedFile(in directory: String) -> Int32 {
+    #if os(Linux)
+      // O_TMPFILE is a macro Swift does not import: __O_TMPFILE (the same bits on every Linux
+      // architecture Swift runs on) with O_DIRECTORY.
+      let tmpfile: Int32 = 0o20_000_000 | O_DIRECTORY
+      return open(directory, tmpfile | O_RDWR | O_CLOEXEC, 0o600)
+    #else
+      return -1
+    #endif
   }
 
   deinit {
