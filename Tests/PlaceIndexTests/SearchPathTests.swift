@@ -598,6 +598,13 @@ struct WordHitsTests {
         windowShift: windowShift, ringSize: ringSize)
       var from = 0
       while true {
+        if random.below(40) == 0 {
+          // Past every place, as a filter whose word's names ended asks the next one.
+          try merger.seek(to: .max)
+          #expect(try merger.next() == nil, "after a seek past the end")
+          sought += 1
+          break
+        }
         if random.below(3) == 0 {
           from += [0, 1, 7, 50, 700, 5_000][random.below(6)]
           try merger.seek(to: from)
@@ -657,6 +664,8 @@ struct WordHitsTests {
         default: rank = first == .max ? .max : first + 1
         }
       }
+      // Past the end: nothing, however the list is read.
+      #expect(try filter.first(from: .max) == .max)
     }
     #expect(asked > 2_000 && namesOnly > 20 && kept > 0, "\(asked) asked, \(namesOnly) names only")
   }

@@ -179,10 +179,11 @@ struct PlaceScorer {
       var target = rank
       for k in filters.indices where filters[k].namesOnly {
         target = max(target, try filters[k].first(from: target))
+        // One word's names end: no later place carries them all.
+        if target == .max { return nil }
       }
       lastFiltered = target
       if target == rank { return rank }
-      if target == .max { return nil }
       try candidates.skip(to: target)
       guard let next = try candidates.next() else { return nil }
       rank = next

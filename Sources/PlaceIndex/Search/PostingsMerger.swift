@@ -20,6 +20,9 @@ struct PostingsMerger {
   /// The ranks of one window, a power of two: its slots take 2 bytes each, whatever the
   /// index's size.
   static let windowShift = 12
+  /// A rank past every place of any index (a file holds fewer than 2^30): a seek beyond it
+  /// seeks to it.
+  static let pastEveryPlace = 1 << 40
 
   private var cursors: [PostingsCursor] = []
   /// What each cursor's list tells of its places.
@@ -140,6 +143,9 @@ struct PostingsMerger {
   /// ``next()`` then returns the first place from `rank` on. Every list whose next place lies
   /// before it moves to its first place from it, skipping the rest unread where it can.
   mutating func seek(to rank: Int) throws(IndexFormatError) {
+    // Past every place (`Int.max` is the filters' "none left"): a window's end rank must not
+    // overflow.
+    let rank = min(rank, Self.pastEveryPlace)
     if windows != nil { return try windowSeek(to: rank) }
     while let h = heap.top, h.value < rank {
       heap.replaceTop(try cursors[h.cursor].advance(to: rank))
