@@ -133,6 +133,32 @@ package struct TokenDictionary: @unchecked Sendable {
     return found
   }
 
+  /// The first token id of the last block, from block `start` on, whose first token is at
+  /// most `key` (block `start`'s first id when none is): the first token ≥ `key` lies in that
+  /// block or starts the next. A galloping search over the blocks' first tokens, so that a
+  /// key a few blocks ahead costs a few comparisons, not a search of the whole dictionary.
+  package func blockStart(atMost key: [UInt8], fromBlock start: Int) throws(IndexFormatError)
+    -> Int
+  {
+    guard start < blockCount else { return count }
+    var lo = max(0, start)
+    var step = 1
+    var hi = blockCount
+    while lo + step < blockCount {
+      if key.lexicographicallyPrecedes(try firstToken(lo + step)) {
+        hi = lo + step
+        break
+      }
+      lo += step
+      step *= 2
+    }
+    while hi - lo > 1 {
+      let mid = (lo + hi) / 2
+      if key.lexicographicallyPrecedes(try firstToken(mid)) { hi = mid } else { lo = mid }
+    }
+    return lo * blockSize
+  }
+
   /// The ids of all tokens that start with `prefix`.
   package func prefixRange(_ prefix: String) throws(IndexFormatError) -> Range<Int> {
     let key = Array(prefix.utf8)

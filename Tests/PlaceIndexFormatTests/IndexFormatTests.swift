@@ -404,6 +404,18 @@ func open(_ content: IndexContent, path: String = "tiny.placeidx") throws -> Ind
       let got = try dict.prefixRange(prefix)
       #expect(Array(got) == expected, "prefix '\(prefix)'")
       #expect(try dict.exactID(prefix) == sorted.firstIndex(of: prefix), "exact '\(prefix)'")
+      // The galloping search from any block up to the one of the first token >= the prefix
+      // lands on the last block whose first token is at most the prefix.
+      let lower =
+        sorted.firstIndex { !$0.utf8.lexicographicallyPrecedes(prefix.utf8) }
+        ?? sorted.count
+      let from = Int(rng.next() % UInt64(lower / dict.blockSize + 1))
+      let start = try dict.blockStart(atMost: Array(prefix.utf8), fromBlock: from)
+      #expect(start % dict.blockSize == 0 && start <= lower, "from block \(from): \(start)")
+      #expect(lower - start <= dict.blockSize, "'\(prefix)' from block \(from): \(start)")
+      let heads = stride(from: from * dict.blockSize, to: sorted.count, by: dict.blockSize)
+      let atMost = heads.filter { !prefix.utf8.lexicographicallyPrecedes(sorted[$0].utf8) }
+      #expect(start == (atMost.last ?? from * dict.blockSize), "from block \(from)")
     }
   }
 

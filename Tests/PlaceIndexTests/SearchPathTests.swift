@@ -63,6 +63,54 @@ struct SearchPathTests {
     #expect(checked > 100)
   }
 
+  /// The walk that resumes at the next prefix within the limit (``TypoWalk/resumeAt(_:)``)
+  /// finds what the distance function finds over every token with the first letter, for
+  /// words of any script (letters drawn from the dictionary's own, so that edits bring in
+  /// "ä", "ö" and "å"), with one and two edits allowed, cut short or typed on.
+  @Test func typoWalkFindsWhatTheDistanceFunctionFindsInAnyScript() throws {
+    let index = try LoadedIndex(path: try helsinkiSearchIndex.get())
+    let words = try dictionary(index)
+    let letters = Array(Set(words.flatMap { TypoDistance.scalars($0) })).sorted()
+    var random = SplitMix64(seed: 17)
+    var checked = 0
+    var twoEdits = 0
+    var outsideASCII = 0
+    var found = 0
+    for _ in 0..<600 {
+      var q = TypoDistance.scalars(words[Int(random.next() % UInt64(words.count))])
+      guard q.count >= 4 else { continue }
+      if random.below(3) == 0 { q = Array(q.prefix(4 + random.below(q.count - 3))) }
+      for _ in 0..<random.below(3) {
+        let at = 1 + random.below(q.count - 1)
+        let letter = letters[random.below(letters.count)]
+        switch random.below(4) {
+        case 0: q[at] = letter
+        case 1: if q.count > 4 { q.remove(at: at) }
+        case 2: q.insert(letter, at: at)
+        default: if at + 1 < q.count { q.swapAt(at, at + 1) }
+        }
+      }
+      let text = String(String.UnicodeScalarView(q.compactMap(Unicode.Scalar.init)))
+      let range = try index.tokens.prefixRange(text)
+      let limit = Ranking.allowedEdits(scalars: q)
+      let first = try index.tokens.prefixRange(String(text.unicodeScalars.first!))
+      var expected: [Int] = []
+      for id in first where !range.contains(id) && limit > 0 {
+        let word = TypoDistance.scalars(words[id])
+        if TypoDistance.prefixDistance(q, word, limit: limit) != nil { expected.append(id) }
+      }
+      let walked = try index.typoCandidates(text, excluding: range)
+      #expect(walked == Array(expected.prefix(Ranking.maxTypoCandidates)), "\(text)")
+      checked += 1
+      found += walked.count
+      if limit == 2 { twoEdits += 1 }
+      if q.contains(where: { $0 > 0x7F }) { outsideASCII += 1 }
+    }
+    #expect(
+      checked > 300 && twoEdits > 50 && outsideASCII > 30 && found > 300,
+      "\(checked) words, \(twoEdits) with two edits, \(outsideASCII) outside ASCII, \(found) found")
+  }
+
   @Test func highlightsWithoutAllTermsEqualHighlightsWithThem() throws {
     let path = try helsinkiSearchIndex.get()
     let index = try LoadedIndex(path: path)

@@ -138,9 +138,6 @@ enum Ranking {
   static let typoWhenFewerThanLimits = 2
   /// The most typo candidates one typed word gathers.
   static let maxTypoCandidates = 256
-  /// A typo walk jumps past the words that share a dead prefix up to this long (a search in
-  /// the dictionary); the words that share a longer one it passes over as it reads them.
-  static let typoSkipDepth = 3
   /// The fewest letters a word needs before it is looked for inside longer tokens.
   static let infixMinimum = 4
   /// The most tokens one typed word gathers by lying inside them.
@@ -304,7 +301,7 @@ enum Ranking {
       (
         "work limits are positive",
         [
-          wholeNameMinimum, relaxedBudget, maxTypoCandidates, typoSkipDepth, infixMinimum,
+          wholeNameMinimum, relaxedBudget, maxTypoCandidates, infixMinimum,
           maxInfixCandidates, ringPlaces, ringShare, exactNamesFirst, exactNamesRead,
           nearFirstAfter,
           nearFirstMinimumCost,

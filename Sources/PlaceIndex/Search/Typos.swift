@@ -9,9 +9,12 @@ extension LoadedIndex {
   /// token's first letter, computed as a walk of the sorted dictionary: the distance table
   /// is kept column by column (one column per Unicode scalar of the word, so that a letter
   /// outside ASCII is one edit as it is one letter of the budget), a word reuses the columns
-  /// of the scalars it shares with the word before it, and once every entry of two adjacent
-  /// columns exceeds the limit, the words that share that prefix are skipped without
-  /// computing any.
+  /// of the scalars it shares with the word before it, and once a word fails, the walk goes on
+  /// from the first word that may match (``TypoWalk/resumeAt(_:)``): the words between are
+  /// passed over, those of later blocks unread (a galloping search over the blocks' first
+  /// tokens). The walk then reads about as many words as the dictionary has prefixes within
+  /// the limit, not every word with the first letter: its cost follows the query, not the
+  /// dictionary's size.
   func typoCandidates(_ token: String, excluding range: Range<Int>) throws(IndexFormatError)
     -> [Int]
   {
@@ -23,14 +26,15 @@ extension LoadedIndex {
     var walk = TypoWalk(scalars: query, limit: limit)
     var out: [Int] = []
     var next = firstRange.lowerBound
+    // The first word that may match after the last one that failed: the words before it are
+    // passed over.
+    var resume: [UInt8]? = nil
     while next < firstRange.upperBound && out.count < Ranking.maxTypoCandidates {
-      // The first token past a prefix that no word starting with it can match.
-      var skipTo: [UInt8]? = nil
+      if let key = resume {
+        next = max(next, try tokens.blockStart(atMost: key, fromBlock: next / tokens.blockSize))
+      }
       // The prefix the token shares with the last one walked (0 across blocks).
       var run = 0
-      // The bytes of the dead prefix of the last word walked, when it failed with one (0
-      // when not): the words after it that share them fail too, and are passed over.
-      var dead = 0
       try tokens.scanBlock(next / tokens.blockSize) { id, word, shared in
         run = min(run, shared)
         guard id < firstRange.upperBound else {
@@ -39,26 +43,19 @@ extension LoadedIndex {
         }
         guard id >= next else { return true }
         next = id + 1
-        guard !range.contains(id), dead == 0 || run < dead else { return true }
+        if let key = resume {
+          guard !word.lexicographicallyPrecedes(key) else { return true }
+          resume = nil
+        }
+        guard !range.contains(id) else { return true }
         defer { run = .max }
-        dead = 0
         if walk.matches(word, shared: run) {
           out.append(id)
-        } else if walk.deadDepth > 0 {
-          // Every later word that shares the dead prefix (its bytes) fails too: a short one
-          // is jumped past (many words share it), a longer one passed over word by word.
-          guard walk.deadDepth <= Ranking.typoSkipDepth else {
-            dead = walk.deadBytes
-            return true
-          }
-          var prefix = Array(word[0..<walk.deadBytes])
-          prefix[prefix.count - 1] &+= 1
-          skipTo = prefix
-          return false
+        } else {
+          resume = walk.resumeAt(word)
         }
         return out.count < Ranking.maxTypoCandidates
       }
-      if let skipTo { next = max(next, try tokens.lowerBound(skipTo)) }
     }
     return out
   }
@@ -80,6 +77,11 @@ struct TypoWalk {
   private(set) var deadBytes = 0
   /// The query's scalars.
   private let query: [UInt32]
+  /// The query's distinct letters, ascending.
+  private let letters: [UInt32]
+  /// Whether the query holds a kana: a letter of it may then span another's bytes, and
+  /// ``resumeAt(_:)`` passes over no more than the dead prefix.
+  private let hasKana: Bool
   /// Edits allowed.
   private let limit: Int
   /// Rows per column (query length + 1).
@@ -144,6 +146,8 @@ struct TypoWalk {
   init(scalars query: [UInt32], limit: Int) {
     self.query = query
     self.limit = limit
+    letters = Array(Set(query)).sorted()
+    hasKana = query.contains { Self.isKana($0) || Self.isVoicedMark($0) || $0 > 0x10_FFFF }
     rows = query.count + 1
     maxColumns = query.count + limit
     table = Array(repeating: 0, count: rows * (maxColumns + 1))
@@ -282,5 +286,91 @@ struct TypoWalk {
       }
       return best[n] <= limit32
     }
+  }
+
+  /// After ``matches(_:shared:)`` returned false for `candidate`: the least byte string above
+  /// it that a word within the limit may start with, or nil when the next word must be read
+  /// (the candidate ran out before its prefixes died, or a letter's bytes do not tell it).
+  ///
+  /// The candidate's first ``deadDepth`` letters leave every word that starts with them out.
+  /// From the deepest node before them up, each node's next child that is not dead (a letter
+  /// of the query whose column, or a transposition into the column after it, stays within the
+  /// limit; any letter when a letter outside the query keeps it) is where the walk resumes;
+  /// a node with none left is done, and its parent is asked. Past the first letter, the walk
+  /// is over: the successor of the first letter, past its range.
+  func resumeAt(_ candidate: borrowing [UInt8]) -> [UInt8]? {
+    guard deadDepth > 0, !hasKana else {
+      return deadBytes > 0 ? TypoWalk.successor(Array(candidate[0..<deadBytes])) : nil
+    }
+    // Node `k`: the candidate's first k letters; `word[k]` its child on the candidate's path,
+    // dead or done.
+    var k = deadDepth - 1
+    while k >= 1 {
+      // A letter whose bytes are not its own (a kana read past them) cannot be passed by
+      // bytes: resume at the dead prefix's end as before.
+      guard ends[k] + reach[k] <= ends[k + 1] else {
+        return deadBytes > 0 ? TypoWalk.successor(Array(candidate[0..<deadBytes])) : nil
+      }
+      let after = word[k]
+      if childMayMatch(node: k, letter: nil) {
+        return TypoWalk.successor(Array(candidate[0..<ends[k + 1]]))
+      }
+      for u in letters where u > after && childMayMatch(node: k, letter: u) {
+        var key = Array(candidate[0..<ends[k]])
+        key.append(contentsOf: String(Unicode.Scalar(u)!).utf8)
+        return key
+      }
+      k -= 1
+    }
+    return TypoWalk.successor(Array(candidate[0..<ends[1]]))
+  }
+
+  /// Whether a child of node `k` (the candidate asked last, cut to k letters: its columns up
+  /// to k are computed) with `letter` (nil: a letter the query lacks) can begin a word within
+  /// the limit: its column has an entry within it, or a transposition of the letter with the
+  /// next one brings the column after back within it.
+  private func childMayMatch(node k: Int, letter: UInt32?) -> Bool {
+    let limit32 = Int32(limit)
+    let cap = limit32 + 1
+    let m = query.count
+    let column = k + 1
+    // Entries of column `c` (computed) at row `i`: the band's cells, cap outside it.
+    func cell(_ c: Int, _ i: Int) -> Int32 {
+      guard i >= 0, i <= m, abs(i - c) <= limit else { return cap }
+      return table[c * rows + i]
+    }
+    guard m > 0 else { return false }
+    // Row 0 of the new column.
+    var previousRow = min(Int32(column), cap)
+    if previousRow <= limit32 { return true }
+    for i in 1...m {
+      let q = query[i - 1]
+      var v = min(cell(k, i) + 1, previousRow + 1)
+      v = min(v, cell(k, i - 1) + (q == letter ? 0 : 1))
+      if i > 1, let letter, q == word[k - 1], query[i - 2] == letter {
+        v = min(v, cell(k - 1, i - 2) + 1)
+      }
+      v = min(v, cap)
+      if abs(i - column) > limit { v = cap }
+      if v <= limit32 { return true }
+      // The letter after it swapped with this one: from column k at row i - 1.
+      if i > 1, let letter, q == letter, cell(k, i - 2) + 1 <= limit32 { return true }
+      previousRow = v
+    }
+    return false
+  }
+
+  /// The smallest byte string above every string that starts with `key` (`key` is not all
+  /// 0xFF bytes: it starts with a letter's UTF-8).
+  static func successor(_ key: [UInt8]) -> [UInt8] {
+    var k = key
+    while let last = k.last {
+      if last < 0xFF {
+        k[k.count - 1] = last + 1
+        return k
+      }
+      k.removeLast()
+    }
+    return [0xFF]
   }
 }
