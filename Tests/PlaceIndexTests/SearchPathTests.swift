@@ -111,6 +111,50 @@ struct SearchPathTests {
       "\(checked) words, \(twoEdits) with two edits, \(outsideASCII) outside ASCII, \(found) found")
   }
 
+  /// A word typed letter by letter (sometimes with a typo in it) gets, at each keystroke,
+  /// the typo candidates a walk of the dictionary gives, whether they come from a walk or
+  /// from the previous keystroke's matches narrowed (``TypoMatches``); both ways are taken.
+  @Test func typoCandidatesNarrowedFromTheKeystrokeBeforeAreTheWalksOwn() throws {
+    let index = try LoadedIndex(path: try helsinkiSearchIndex.get())
+    let words = try dictionary(index)
+    let letters = Array(Set(words.flatMap { TypoDistance.scalars($0) })).sorted()
+    var random = SplitMix64(seed: 29)
+    var narrowed = 0
+    var walked = 0
+    var found = 0
+    for _ in 0..<250 {
+      var q = TypoDistance.scalars(words[Int(random.next() % UInt64(words.count))])
+      guard q.count >= 6 else { continue }
+      if random.below(2) == 0 {
+        q[1 + random.below(q.count - 1)] = letters[random.below(letters.count)]
+      }
+      for length in 2...q.count {
+        let text = String(
+          String.UnicodeScalarView(q.prefix(length).compactMap(Unicode.Scalar.init)))
+        var shorter = text.unicodeScalars
+        shorter.removeLast()
+        let kept = index.recent.typoMatches.held(String(shorter)) != nil
+        let range = try index.tokens.prefixRange(text)
+        // Only what the search asks: a word whose prefix finds few places.
+        guard try index.postings.length(of: range, cap: 1_000) < 10 else { continue }
+        let typed = try index.typoCandidatesTyped(text, excluding: range)
+        #expect(typed == (try index.typoCandidates(text, excluding: range)), "\(text)")
+        if kept
+          && Ranking.allowedEdits(scalars: Array(q.prefix(length)))
+            == Ranking.allowedEdits(scalars: Array(q.prefix(length - 1)))
+        {
+          narrowed += 1
+        } else {
+          walked += 1
+        }
+        found += typed.count
+      }
+    }
+    #expect(
+      narrowed > 200 && walked > 50 && found > 200,
+      "\(narrowed) narrowed, \(walked) walked, \(found) found")
+  }
+
   @Test func highlightsWithoutAllTermsEqualHighlightsWithThem() throws {
     let path = try helsinkiSearchIndex.get()
     let index = try LoadedIndex(path: path)

@@ -4,10 +4,11 @@ import Foundation
 ///
 /// An index keeps four (``RecentWork``): the finished words of recent queries, resolved
 /// ("Sankt Florinsgasse 1", then "Sankt Florinsgasse 15", looks up "sankt" and "florinsgasse"
-/// once; the word being typed is never taken from it), every place's hits for such words, the
-/// display texts of recent suggestions prepared for highlighting, and what recent suggestions
-/// showed of their places (the same place on the next keystroke, the same town under many
-/// places).
+/// once; the word being typed is never taken from it), the tokens a typo walk found for
+/// recent words (the next keystroke narrows them; a word is never answered from its own),
+/// the display texts of recent suggestions prepared for highlighting, and what recent
+/// suggestions showed of their places (the same place on the next keystroke, the same town
+/// under many places).
 ///
 /// Bounded: when a thread's part holds `capacity` values, or the values' bytes (as `bytes`
 /// tells them) would pass `byteLimit`, it starts over; a value larger than `byteLimit` alone
@@ -49,16 +50,25 @@ final class BoundedCache<Key: Hashable & Sendable, Value: Sendable>: @unchecked 
   /// The value for `key`, computing and keeping it when the calling thread's part does not
   /// hold it.
   func value<E: Error>(for key: Key, _ compute: () throws(E) -> Value) throws(E) -> Value {
-    // pthread_self is a register read: cheap enough for every lookup (Thread.current is not).
-    let thread = UInt64(UInt(bitPattern: Int(bitPattern: pthread_self())))
-    let part = parts[Int((thread &* 0x9E37_79B9_7F4A_7C15) >> UInt64(64 - Self.partBits))]
-    part.lock.lock()
-    let held = part.entries[key]
-    part.lock.unlock()
-    if let held { return held }
+    if let held = held(key) { return held }
     let value = try compute()
+    keep(value, for: key)
+    return value
+  }
+
+  /// The value the calling thread's part holds for `key`, if any.
+  func held(_ key: Key) -> Value? {
+    let part = self.part
+    part.lock.lock()
+    defer { part.lock.unlock() }
+    return part.entries[key]
+  }
+
+  /// Keeps `value` for `key` in the calling thread's part (starting it over when full).
+  func keep(_ value: Value, for key: Key) {
     let size = bytes(value)
-    guard size <= byteLimit else { return value }
+    guard size <= byteLimit else { return }
+    let part = self.part
     part.lock.lock()
     if part.entries.count >= capacity || part.bytes > byteLimit - size {
       part.entries.removeAll(keepingCapacity: true)
@@ -67,6 +77,12 @@ final class BoundedCache<Key: Hashable & Sendable, Value: Sendable>: @unchecked 
     part.entries[key] = value
     part.bytes += size
     part.lock.unlock()
-    return value
+  }
+
+  /// The calling thread's part.
+  private var part: Part {
+    // pthread_self is a register read: cheap enough for every lookup (Thread.current is not).
+    let thread = UInt64(UInt(bitPattern: Int(bitPattern: pthread_self())))
+    return parts[Int((thread &* 0x9E37_79B9_7F4A_7C15) >> UInt64(64 - Self.partBits))]
   }
 }

@@ -7,6 +7,11 @@ import PlaceCore
 final class RecentWork: Sendable {
   /// Finished words resolved lately (queries grow keystroke by keystroke), by word and limit.
   let resolvedWords = BoundedCache<WordKey, ResolvedToken>(capacity: 512)
+  /// The tokens within typo distance of words typed lately, as the typo walk found them
+  /// (``TypoMatches``): the next keystroke's word narrows them instead of walking the
+  /// dictionary again. Looked up only for the word one letter shorter than the one typed.
+  let typoMatches = BoundedCache<String, TypoMatches>(
+    capacity: 64, byteLimit: 1 << 18, bytes: { $0.bytes })
   /// Display texts of recent suggestions, prepared for highlighting.
   let preparedTexts = BoundedCache<String, MatchHighlighter.Prepared>(capacity: 1024)
   /// What recent suggestions showed of their places.

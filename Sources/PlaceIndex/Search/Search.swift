@@ -254,7 +254,7 @@ extension LoadedIndex {
     // walk over the dictionary's tokens with the same first letter.
     var typos: [Int] = []
     if cost < Ranking.typoWhenFewerThanLimits * limit {
-      typos = try typoCandidates(t, excluding: range)
+      typos = try typoCandidatesTyped(t, excluding: range)
       for id in typos { cost += try postings.length(id) }
     }
     // Nothing as typed, as a prefix or within typo distance: the tokens it lies inside.

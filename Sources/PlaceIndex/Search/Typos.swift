@@ -18,6 +18,58 @@ extension LoadedIndex {
   func typoCandidates(_ token: String, excluding range: Range<Int>) throws(IndexFormatError)
     -> [Int]
   {
+    var none: TypoMatches? = nil
+    return try walkTypos(token, excluding: range, into: &none)
+  }
+
+  /// ``typoCandidates(_:excluding:)``, narrowed from the matches kept for the word one letter
+  /// shorter (the keystroke before) when it was walked with the same limit: every token
+  /// within the limit of a word is within it of the word cut by its last letter (an edit of
+  /// the longer word's alignment, its last letter dropped, is one of the shorter's), so the
+  /// shorter word's matches, those that start with it included, hold all of the longer's.
+  /// The same ids as a walk of the dictionary, at the cost of checking those few tokens; the
+  /// matches found are kept for the next keystroke (``RecentWork/typoMatches``).
+  func typoCandidatesTyped(_ token: String, excluding range: Range<Int>)
+    throws(IndexFormatError) -> [Int]
+  {
+    let units = TypoWalk.units(token.unicodeScalars)
+    let limit = Ranking.allowedEdits(scalars: units)
+    guard limit > 0, units.count > 1 else { return try typoCandidates(token, excluding: range) }
+    var shorter = token.unicodeScalars
+    shorter.removeLast()
+    var matches: TypoMatches?
+    if let kept = recent.typoMatches.held(String(shorter)), kept.complete, kept.limit == limit,
+      kept.units.count + 1 == units.count, kept.units.elementsEqual(units.dropLast())
+    {
+      matches = kept.narrowed(to: units)
+    } else {
+      matches = TypoMatches(units: units, limit: limit)
+      let walked = try walkTypos(token, excluding: range, into: &matches)
+      // The tokens that start with the word are matches too (a few: the word as typed holds
+      // few places when its typos are looked for).
+      if var found = matches, range.count <= TypoMatches.mostStarting {
+        found.complete = walked.count < Ranking.maxTypoCandidates
+        try found.add(range, from: tokens)
+        matches = found
+      } else {
+        matches = nil
+      }
+    }
+    guard let matches else { return try typoCandidates(token, excluding: range) }
+    recent.typoMatches.keep(matches, for: token)
+    var out: [Int] = []
+    for id in matches.ids where !range.contains(id) {
+      out.append(id)
+      if out.count == Ranking.maxTypoCandidates { break }
+    }
+    return out
+  }
+
+  /// The walk of ``typoCandidates(_:excluding:)``; each token found is also added to
+  /// `matches` when it is given.
+  private func walkTypos(
+    _ token: String, excluding range: Range<Int>, into matches: inout TypoMatches?
+  ) throws(IndexFormatError) -> [Int] {
     let query = TypoWalk.units(token.unicodeScalars)
     let limit = Ranking.allowedEdits(scalars: query)
     guard limit > 0, let first = token.unicodeScalars.first else { return [] }
@@ -51,11 +103,74 @@ extension LoadedIndex {
         defer { run = .max }
         if walk.matches(word, shared: run) {
           out.append(id)
+          matches?.append(id, copy word)
         } else {
           resume = walk.resumeAt(word)
         }
         return out.count < Ranking.maxTypoCandidates
       }
+    }
+    return out
+  }
+}
+
+/// The tokens with a word's first letter within its edit limit, those that start with the
+/// word included, in id order and with their bytes: what a typo walk found, kept for the
+/// next keystroke (``LoadedIndex/typoCandidatesTyped(_:excluding:)``).
+struct TypoMatches: Sendable {
+  /// At most this many tokens starting with the word are kept beside the walk's: more, and
+  /// the matches are not kept.
+  static let mostStarting = 64
+  /// The word's letters (``TypoWalk/units(_:)``) and its edit limit.
+  let units: [UInt32]
+  let limit: Int
+  private(set) var ids: [Int] = []
+  private(set) var tokens: [[UInt8]] = []
+  /// Whether every such token is here: the walk did not stop at
+  /// ``Ranking/maxTypoCandidates``.
+  var complete = true
+
+  init(units: [UInt32], limit: Int) {
+    self.units = units
+    self.limit = limit
+  }
+
+  /// The bytes kept, about.
+  var bytes: Int { tokens.reduce(64 + 4 * units.count) { $0 + $1.count + 40 } }
+
+  mutating func append(_ id: Int, _ token: [UInt8]) {
+    ids.append(id)
+    tokens.append(token)
+  }
+
+  /// Adds the tokens of `range` (ids that none of those held has), in id order.
+  mutating func add(_ range: Range<Int>, from dictionary: TokenDictionary)
+    throws(IndexFormatError)
+  {
+    guard !range.isEmpty else { return }
+    var starting: [[UInt8]] = []
+    var b = range.lowerBound / dictionary.blockSize
+    while starting.count < range.count {
+      try dictionary.scanBlock(b) { id, token, _ in
+        guard id < range.upperBound else { return false }
+        if id >= range.lowerBound { starting.append(copy token) }
+        return true
+      }
+      b += 1
+    }
+    let at = ids.firstIndex { $0 > range.lowerBound } ?? ids.count
+    ids.insert(contentsOf: range, at: at)
+    tokens.insert(contentsOf: starting, at: at)
+  }
+
+  /// The matches of `longer`, these letters and one more, with the same limit: those of these
+  /// tokens within the limit of it.
+  func narrowed(to longer: [UInt32]) -> TypoMatches {
+    var walk = TypoWalk(scalars: longer, limit: limit)
+    var out = TypoMatches(units: longer, limit: limit)
+    out.complete = complete
+    for (id, token) in zip(ids, tokens) where walk.matches(token, shared: 0) {
+      out.append(id, token)
     }
     return out
   }
