@@ -19,7 +19,7 @@ let usage = """
     placeidx-bench replay [--extracts DIR] [--only NAME,…] [--half tuning|held-out|both]
                           [--baseline RESULTS.json] [--diff N] [--behind N] [--work DIR] [--seed N]
                           [--targets N]      (run's quality part alone, PlaceIndex only)
-    placeidx-bench tile EXTRACT.osm FACTOR OUT.osm   (OUT - : standard output)
+    placeidx-bench tile EXTRACT.osm FACTOR OUT.osm [--copies A,B]   (OUT - : standard output)
     placeidx-bench probe-queries INDEX [--shards A,B] [--targets N] [--passes N] [--answers F]
                           [--repeat-slowest N]  (CPU per request of the scale mix, slowest named;
                                                 the slowest N asked 50 times more, for a profiler)
@@ -157,10 +157,19 @@ func main() throws {
     guard o.positional.count == 3, let factor = Int(o.positional[1]), factor >= 1 else {
       throw HarnessError("tile EXTRACT.osm FACTOR OUT.osm (OUT '-': standard output)")
     }
+    // --copies A,B: only copies A..<B of the tiling (one shard's share, as bench-scale cuts it).
+    var copies: Range<Int>? = nil
+    if let text = o.values["copies"] {
+      let bounds = text.split(separator: ",").compactMap { Int($0) }
+      guard bounds.count == 2, bounds[0] >= 0, bounds[0] < bounds[1], bounds[1] <= factor else {
+        throw HarnessError("--copies A,B: copies A..<B of the FACTOR, got '\(text)'")
+      }
+      copies = bounds[0]..<bounds[1]
+    }
     if o.positional[2] == "-" {
       // Standard output, for a pipe into `placeidx build -`; the summary goes to stderr.
       let n = try Tiler.tile(
-        template: try Tiler.template(o.positional[0]), factor: factor,
+        template: try Tiler.template(o.positional[0]), factor: factor, copies: copies,
         to: FileHandle.standardOutput)
       FileHandle.standardError.write(Data("-: \(n) bytes (\(factor) copies)\n".utf8))
     } else {

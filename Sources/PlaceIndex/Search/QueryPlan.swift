@@ -56,19 +56,6 @@ struct ResolvedToken: Sendable {
 
   /// Whether nothing can match this token.
   var isEmpty: Bool { range.isEmpty && typos.isEmpty }
-
-  /// This word with what the decisions over all of a client's indexes leave of it: its typo
-  /// candidates only when `typos`, the tokens it lies inside only when `infix`. An index
-  /// resolves a word from its own counts (``LoadedIndex/resolve(_:limit:)``); a shard's counts
-  /// can only ask for more than the sum over all shards does, so the decisions only take away.
-  func decided(typos: Bool, infix: Bool) -> ResolvedToken {
-    guard infixOnly ? !infix : !typos, !self.typos.isEmpty else { return self }
-    var word = self
-    word.typos = []
-    word.cost = rangeCost
-    word.infixOnly = false
-    return word
-  }
 }
 
 /// Edit distances for typo tolerance, over Unicode scalars (a letter outside ASCII is one
@@ -122,8 +109,9 @@ enum TypoDistance {
   }
 }
 
-/// A finished word of a query and the result limit it was resolved for; for its hit map,
-/// also what the decisions over all shards left of it (``ResolvedToken/decided(typos:infix:)``).
+/// A finished word of a query and the result limit it was resolved for, and whether its typo
+/// and inside-word candidates were looked for (one index decides from its own counts, shards
+/// from the counts over all of them: ``LoadedIndex/resolveWords(_:_:limit:)``).
 struct WordKey: Hashable, Sendable {
   var word: String
   var limit: Int

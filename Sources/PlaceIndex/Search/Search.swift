@@ -111,9 +111,11 @@ extension LoadedIndex {
   /// The words before the last are finished: a query typed on resolved them already, and
   /// keeps them for the next keystrokes. The last one is still being typed and new with every
   /// keystroke, unless the text goes on after it ("new york, "). With several indexes, each
-  /// word's typo and inside-word candidates are kept only when the counts over all of them
-  /// ask for them: typos when its tokens as typed hold too few places over all shards, inside
-  /// longer words when nothing else matches it in any shard.
+  /// word's typo and inside-word candidates are looked for only when the counts over all of
+  /// them ask for them, in every shard or none: typos when its tokens as typed hold too few
+  /// places over all shards, inside longer words when nothing else matches it in any shard.
+  /// (A shard's own counts would ask for typos in each of 20 shards that hold a share of a
+  /// word's places, for a word that has enough of them over all.)
   static func resolveWords(_ indexes: [LoadedIndex], _ plan: QueryPlan, limit: Int)
     throws(IndexFormatError)
     -> (words: [[ResolvedToken]], keys: [WordKey?])
@@ -122,38 +124,52 @@ extension LoadedIndex {
       i < plan.tokens.count - 1 || plan.lastIsFinished
         ? WordKey(word: plan.tokens[i], limit: limit) : nil
     }
-    var resolved: [[ResolvedToken]] = []
-    for index in indexes {
-      resolved.append(
-        try index.located { () throws(IndexFormatError) in
-          var words: [ResolvedToken] = []
-          for (t, key) in zip(plan.tokens, keys) {
-            guard let key else {
-              words.append(try index.resolve(t, limit: limit))
-              continue
-            }
-            words.append(
-              try index.recent.resolvedWords.value(for: key) { () throws(IndexFormatError) in
-                try index.resolve(t, limit: limit)
-              })
+    let several = indexes.count > 1
+    // One index takes its own counts' decisions; shards first read every word as typed.
+    var resolved = try indexes.map { (index) throws(IndexFormatError) in
+      try plan.tokens.indices.map { (i) throws(IndexFormatError) in
+        try index.resolve(
+          plan.tokens[i], key: keys[i], limit: limit, typos: !several, infix: !several)
+      }
+    }
+    if several {
+      for i in plan.tokens.indices {
+        let asTyped = resolved.reduce(0) { $0 + $1[i].rangeCost }
+        let typos = asTyped < Ranking.typoWhenFewerThanLimits * limit
+        if typos {
+          for s in indexes.indices {
+            resolved[s][i] = try indexes[s].resolve(
+              plan.tokens[i], key: keys[i], limit: limit, typos: true, infix: false)
           }
-          return words
-        })
+        }
+        let infix = resolved.reduce(0) { $0 + $1[i].cost } == 0
+        if infix {
+          for s in indexes.indices {
+            resolved[s][i] = try indexes[s].resolve(
+              plan.tokens[i], key: keys[i], limit: limit, typos: typos, infix: true)
+          }
+        }
+        keys[i]?.typos = typos
+        keys[i]?.infix = infix
+      }
     }
     for s in resolved.indices { shortWordAsPrefix(&resolved[s], plan) }
-    guard indexes.count > 1 else { return (resolved, keys) }
-    for i in plan.tokens.indices {
-      let asTyped = resolved.reduce(0) { $0 + $1[i].rangeCost }
-      let typos = asTyped < Ranking.typoWhenFewerThanLimits * limit
-      let withTypos = resolved.reduce(0) { $0 + $1[i].decided(typos: typos, infix: false).cost }
-      let infix = withTypos == 0
-      for s in resolved.indices {
-        resolved[s][i] = resolved[s][i].decided(typos: typos, infix: infix)
-      }
-      keys[i]?.typos = typos
-      keys[i]?.infix = infix
-    }
     return (resolved, keys)
+  }
+
+  /// ``resolve(_:limit:typos:infix:)`` in this index, from the index's recent finished words
+  /// when `key` is given (a finished word), naming this index's file in a format error.
+  func resolve(_ t: String, key: WordKey?, limit: Int, typos: Bool, infix: Bool)
+    throws(IndexFormatError) -> ResolvedToken
+  {
+    try located { () throws(IndexFormatError) in
+      guard var key else { return try resolve(t, limit: limit, typos: typos, infix: infix) }
+      key.typos = typos
+      key.infix = infix
+      return try recent.resolvedWords.value(for: key) { () throws(IndexFormatError) in
+        try resolve(t, limit: limit, typos: typos, infix: infix)
+      }
+    }
   }
 
   /// The relaxed pass over `indexes`: places that match every word but one, scored with the
@@ -244,8 +260,11 @@ extension LoadedIndex {
 
   /// How one typed word maps onto the dictionary: its prefix range, its exact token, and its
   /// typo candidates when the prefix alone finds too few places (or, when nothing else
-  /// matches, the tokens it lies inside).
-  func resolve(_ t: String, limit: Int) throws(IndexFormatError) -> ResolvedToken {
+  /// matches, the tokens it lies inside). `typos` and `infix` false: not looked for (shards
+  /// decide them from the counts over all of them).
+  func resolve(_ t: String, limit: Int, typos lookForTypos: Bool = true, infix: Bool = true)
+    throws(IndexFormatError) -> ResolvedToken
+  {
     let range = try tokens.prefixRange(t)
     var cost = try postings.length(of: range, cap: 1_000_000)
     let rangeCost = cost
@@ -253,13 +272,13 @@ extension LoadedIndex {
     // results: a correct prefix with many places needs no guessing, and guessing costs a
     // walk over the dictionary's tokens with the same first letter.
     var typos: [Int] = []
-    if cost < Ranking.typoWhenFewerThanLimits * limit {
+    if lookForTypos && cost < Ranking.typoWhenFewerThanLimits * limit {
       typos = try typoCandidatesTyped(t, excluding: range)
       for id in typos { cost += try postings.length(id) }
     }
     // Nothing as typed, as a prefix or within typo distance: the tokens it lies inside.
     var infixOnly = false
-    if cost == 0 {
+    if infix && cost == 0 {
       typos = try infixCandidates(t)
       for id in typos { cost += try postings.length(id) }
       infixOnly = !typos.isEmpty
