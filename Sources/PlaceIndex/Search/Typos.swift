@@ -192,8 +192,6 @@ struct TypoWalk {
   private(set) var deadBytes = 0
   /// The query's scalars.
   private let query: [UInt32]
-  /// The query's distinct letters, ascending.
-  private let letters: [UInt32]
   /// Whether the query holds a kana: a letter of it may then span another's bytes, and
   /// ``resumeAt(_:)`` passes over no more than the dead prefix.
   private let hasKana: Bool
@@ -261,7 +259,6 @@ struct TypoWalk {
   init(scalars query: [UInt32], limit: Int) {
     self.query = query
     self.limit = limit
-    letters = Array(Set(query)).sorted()
     hasKana = query.contains { Self.isKana($0) || Self.isVoicedMark($0) || $0 > 0x10_FFFF }
     rows = query.count + 1
     maxColumns = query.count + limit
@@ -430,7 +427,7 @@ struct TypoWalk {
       if childMayMatch(node: k, letter: nil) {
         return TypoWalk.successor(Array(candidate[0..<ends[k + 1]]))
       }
-      for u in letters where u > after && childMayMatch(node: k, letter: u) {
+      if let u = nextLetter(node: k, after: after) {
         var key = Array(candidate[0..<ends[k]])
         key.append(contentsOf: String(Unicode.Scalar(u)!).utf8)
         return key
@@ -438,6 +435,28 @@ struct TypoWalk {
       k -= 1
     }
     return TypoWalk.successor(Array(candidate[0..<ends[1]]))
+  }
+
+  /// The least letter above `after` that begins a child of node `k` which may match (no
+  /// letter the query lacks does: the caller asked): only the query's letters in the rows
+  /// the child's column can reach within the limit, the row before them and the row after
+  /// them (swaps), can bring an entry within it.
+  private func nextLetter(node k: Int, after: UInt32) -> UInt32? {
+    let column = k + 1
+    let lo = max(1, column - limit)
+    let hi = min(query.count, column + limit)
+    guard lo <= hi else { return nil }
+    var best: UInt32? = nil
+    // A match or a swap in the rows lo...hi, or a swap into the column after it (a row
+    // further down).
+    for j in max(0, lo - 2)...min(query.count - 1, column + limit) {
+      let u = query[j]
+      guard u > after, best.map({ u < $0 }) ?? true, childMayMatch(node: k, letter: u) else {
+        continue
+      }
+      best = u
+    }
+    return best
   }
 
   /// Whether a child of node `k` (the candidate asked last, cut to k letters: its columns up
