@@ -163,7 +163,7 @@ package struct TokenDictionary: @unchecked Sendable {
   package func prefixRange(_ prefix: String) throws(IndexFormatError) -> Range<Int> {
     let key = Array(prefix.utf8)
     let lo = try lowerBound(key)
-    guard let upper = successor(key) else { return lo..<count }
+    guard let upper = Self.successor(key) else { return lo..<count }
     let hi = try lowerBound(upper)
     return lo..<max(lo, hi)
   }
@@ -226,7 +226,7 @@ package struct TokenDictionary: @unchecked Sendable {
   }
 
   /// The smallest byte string greater than every string starting with `key`, or nil if none.
-  func successor(_ key: [UInt8]) -> [UInt8]? {
+  package static func successor(_ key: [UInt8]) -> [UInt8]? {
     var k = key
     while let last = k.last {
       if last < 0xFF {

@@ -29,6 +29,23 @@ struct SearchPathTests {
     return all
   }
 
+  /// The word of letters `q`, and the tokens with its first letter that the distance
+  /// function puts within its edit limit, outside its prefix range: the first
+  /// ``Ranking/maxTypoCandidates``, in id order, as the walk gives them.
+  func bruteForceTypos(_ index: LoadedIndex, _ words: [[UInt8]], _ q: [UInt32]) throws -> (
+    String, [Int]
+  ) {
+    let text = String(String.UnicodeScalarView(q.compactMap(Unicode.Scalar.init)))
+    let range = try index.tokens.prefixRange(text)
+    let limit = Ranking.allowedEdits(scalars: q)
+    let first = try index.tokens.prefixRange(String(text.unicodeScalars.first!))
+    let expected = first.filter { id in
+      !range.contains(id)
+        && TypoDistance.prefixDistance(q, TypoDistance.scalars(words[id]), limit: limit) != nil
+    }
+    return (text, Array(expected.prefix(Ranking.maxTypoCandidates)))
+  }
+
   @Test func typoWalkFindsWhatTheDistanceFunctionFinds() throws {
     let index = try LoadedIndex(path: try helsinkiSearchIndex.get())
     let words = try dictionary(index)
@@ -48,16 +65,9 @@ struct SearchPathTests {
         default: if at + 1 < q.count { q.swapAt(at, at + 1) }
         }
       }
-      let text = String(decoding: q, as: UTF8.self)
-      let range = try index.tokens.prefixRange(text)
-      let limit = Ranking.allowedEdits(length: q.count)
-      let first = try index.tokens.prefixRange(String(text.unicodeScalars.first!))
-      var expected: [Int] = []
-      for id in first where !range.contains(id) {
-        if TypoDistance.prefixDistance(q, words[id], limit: limit) != nil { expected.append(id) }
-      }
-      let found = try index.typoCandidates(text, excluding: range)
-      #expect(found == Array(expected.prefix(Ranking.maxTypoCandidates)), "\(text)")
+      let (text, expected) = try bruteForceTypos(index, words, TypoDistance.scalars(q))
+      let found = try index.typoCandidates(text, excluding: try index.tokens.prefixRange(text))
+      #expect(found == expected, "\(text)")
       checked += 1
     }
     #expect(checked > 100)
@@ -90,20 +100,12 @@ struct SearchPathTests {
         default: if at + 1 < q.count { q.swapAt(at, at + 1) }
         }
       }
-      let text = String(String.UnicodeScalarView(q.compactMap(Unicode.Scalar.init)))
-      let range = try index.tokens.prefixRange(text)
-      let limit = Ranking.allowedEdits(scalars: q)
-      let first = try index.tokens.prefixRange(String(text.unicodeScalars.first!))
-      var expected: [Int] = []
-      for id in first where !range.contains(id) && limit > 0 {
-        let word = TypoDistance.scalars(words[id])
-        if TypoDistance.prefixDistance(q, word, limit: limit) != nil { expected.append(id) }
-      }
-      let walked = try index.typoCandidates(text, excluding: range)
-      #expect(walked == Array(expected.prefix(Ranking.maxTypoCandidates)), "\(text)")
+      let (text, expected) = try bruteForceTypos(index, words, q)
+      let walked = try index.typoCandidates(text, excluding: try index.tokens.prefixRange(text))
+      #expect(walked == expected, "\(text)")
       checked += 1
       found += walked.count
-      if limit == 2 { twoEdits += 1 }
+      if Ranking.allowedEdits(scalars: q) == 2 { twoEdits += 1 }
       if q.contains(where: { $0 > 0x7F }) { outsideASCII += 1 }
     }
     #expect(

@@ -124,52 +124,63 @@ extension LoadedIndex {
       i < plan.tokens.count - 1 || plan.lastIsFinished
         ? WordKey(word: plan.tokens[i], limit: limit) : nil
     }
-    let several = indexes.count > 1
-    // One index takes its own counts' decisions; shards first read every word as typed.
-    var resolved = try indexes.map { (index) throws(IndexFormatError) in
-      try plan.tokens.indices.map { (i) throws(IndexFormatError) in
-        try index.resolve(
-          plan.tokens[i], key: keys[i], limit: limit, typos: !several, infix: !several)
+    // A word's next form in an index, from the index's recent finished words when it is one
+    // (by what was looked for), naming the index's file in a format error.
+    func step(
+      _ index: LoadedIndex, _ i: Int, typos: Bool, infix: Bool,
+      _ compute: () throws(IndexFormatError) -> ResolvedToken
+    ) throws(IndexFormatError) -> ResolvedToken {
+      try index.located { () throws(IndexFormatError) in
+        guard var key = keys[i] else { return try compute() }
+        key.typos = typos
+        key.infix = infix
+        return try index.recent.resolvedWords.value(for: key, compute)
       }
     }
-    if several {
-      for i in plan.tokens.indices {
-        let asTyped = resolved.reduce(0) { $0 + $1[i].rangeCost }
-        let typos = asTyped < Ranking.typoWhenFewerThanLimits * limit
-        if typos {
-          for s in indexes.indices {
-            resolved[s][i] = try indexes[s].resolve(
-              plan.tokens[i], key: keys[i], limit: limit, typos: true, infix: false)
-          }
+    let tokens = plan.tokens
+    guard indexes.count > 1 else {
+      // One index takes its own counts' decisions.
+      var words = try tokens.indices.map { (i) throws(IndexFormatError) in
+        try step(indexes[0], i, typos: true, infix: true) { () throws(IndexFormatError) in
+          try indexes[0].resolve(tokens[i], limit: limit)
         }
-        let infix = resolved.reduce(0) { $0 + $1[i].cost } == 0
-        if infix {
-          for s in indexes.indices {
-            resolved[s][i] = try indexes[s].resolve(
-              plan.tokens[i], key: keys[i], limit: limit, typos: typos, infix: true)
-          }
-        }
-        keys[i]?.typos = typos
-        keys[i]?.infix = infix
       }
+      shortWordAsPrefix(&words, plan)
+      return ([words], keys)
+    }
+    // Shards read every word as typed, then add what the sums over all of them ask for.
+    var resolved = try indexes.map { (index) throws(IndexFormatError) in
+      try tokens.indices.map { (i) throws(IndexFormatError) in
+        try step(index, i, typos: false, infix: false) { () throws(IndexFormatError) in
+          try index.asTyped(tokens[i])
+        }
+      }
+    }
+    for i in tokens.indices {
+      let typos =
+        resolved.reduce(0) { $0 + $1[i].rangeCost } < Ranking.typoWhenFewerThanLimits * limit
+      if typos {
+        for (s, index) in indexes.enumerated() {
+          let word = resolved[s][i]
+          resolved[s][i] = try step(index, i, typos: true, infix: false) {
+            () throws(IndexFormatError) in try index.withTypos(word, tokens[i], limit: limit)
+          }
+        }
+      }
+      let infix = resolved.reduce(0) { $0 + $1[i].cost } == 0
+      if infix {
+        for (s, index) in indexes.enumerated() {
+          let word = resolved[s][i]
+          resolved[s][i] = try step(index, i, typos: typos, infix: true) {
+            () throws(IndexFormatError) in try index.withInfix(word, tokens[i])
+          }
+        }
+      }
+      keys[i]?.typos = typos
+      keys[i]?.infix = infix
     }
     for s in resolved.indices { shortWordAsPrefix(&resolved[s], plan) }
     return (resolved, keys)
-  }
-
-  /// ``resolve(_:limit:typos:infix:)`` in this index, from the index's recent finished words
-  /// when `key` is given (a finished word), naming this index's file in a format error.
-  func resolve(_ t: String, key: WordKey?, limit: Int, typos: Bool, infix: Bool)
-    throws(IndexFormatError) -> ResolvedToken
-  {
-    try located { () throws(IndexFormatError) in
-      guard var key else { return try resolve(t, limit: limit, typos: typos, infix: infix) }
-      key.typos = typos
-      key.infix = infix
-      return try recent.resolvedWords.value(for: key) { () throws(IndexFormatError) in
-        try resolve(t, limit: limit, typos: typos, infix: infix)
-      }
-    }
   }
 
   /// The relaxed pass over `indexes`: places that match every word but one, scored with the
@@ -260,31 +271,41 @@ extension LoadedIndex {
 
   /// How one typed word maps onto the dictionary: its prefix range, its exact token, and its
   /// typo candidates when the prefix alone finds too few places (or, when nothing else
-  /// matches, the tokens it lies inside). `typos` and `infix` false: not looked for (shards
-  /// decide them from the counts over all of them).
-  func resolve(_ t: String, limit: Int, typos lookForTypos: Bool = true, infix: Bool = true)
-    throws(IndexFormatError) -> ResolvedToken
-  {
+  /// matches, the tokens it lies inside).
+  func resolve(_ t: String, limit: Int) throws(IndexFormatError) -> ResolvedToken {
+    try withInfix(try withTypos(try asTyped(t), t, limit: limit), t)
+  }
+
+  /// Word `t` as typed: its prefix range, its exact token and the places they hold.
+  func asTyped(_ t: String) throws(IndexFormatError) -> ResolvedToken {
     let range = try tokens.prefixRange(t)
-    var cost = try postings.length(of: range, cap: 1_000_000)
-    let rangeCost = cost
-    // Typo candidates only when the token as typed finds fewer places than a page of
-    // results: a correct prefix with many places needs no guessing, and guessing costs a
-    // walk over the dictionary's tokens with the same first letter.
-    var typos: [Int] = []
-    if lookForTypos && cost < Ranking.typoWhenFewerThanLimits * limit {
-      typos = try typoCandidatesTyped(t, excluding: range)
-      for id in typos { cost += try postings.length(id) }
-    }
-    // Nothing as typed, as a prefix or within typo distance: the tokens it lies inside.
-    var infixOnly = false
-    if infix && cost == 0 {
-      typos = try infixCandidates(t)
-      for id in typos { cost += try postings.length(id) }
-      infixOnly = !typos.isEmpty
-    }
+    let cost = try postings.length(of: range, cap: 1_000_000)
     return ResolvedToken(
-      range: range, exact: try tokens.exactID(t, inPrefixRange: range), typos: typos, cost: cost,
-      typedLength: t.unicodeScalars.count, infixOnly: infixOnly, rangeCost: rangeCost)
+      range: range, exact: try tokens.exactID(t, inPrefixRange: range), typos: [], cost: cost,
+      typedLength: t.unicodeScalars.count, rangeCost: cost)
+  }
+
+  /// `word` (`t` as typed) with its typo candidates when its tokens as typed hold fewer places
+  /// than a page of results: a correct prefix with many places needs no guessing, and
+  /// guessing costs a walk of the dictionary.
+  func withTypos(_ word: ResolvedToken, _ t: String, limit: Int) throws(IndexFormatError)
+    -> ResolvedToken
+  {
+    guard word.rangeCost < Ranking.typoWhenFewerThanLimits * limit else { return word }
+    var out = word
+    out.typos = try typoCandidatesTyped(t, excluding: word.range)
+    for id in out.typos { out.cost += try postings.length(id) }
+    return out
+  }
+
+  /// `word` with the tokens `t` lies inside when nothing matches it as typed, as a prefix or
+  /// within typo distance.
+  func withInfix(_ word: ResolvedToken, _ t: String) throws(IndexFormatError) -> ResolvedToken {
+    guard word.cost == 0 else { return word }
+    var out = word
+    out.typos = try infixCandidates(t)
+    for id in out.typos { out.cost += try postings.length(id) }
+    out.infixOnly = !out.typos.isEmpty
+    return out
   }
 }

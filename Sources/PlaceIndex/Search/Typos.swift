@@ -34,28 +34,24 @@ extension LoadedIndex {
   {
     let units = TypoWalk.units(token.unicodeScalars)
     let limit = Ranking.allowedEdits(scalars: units)
-    guard limit > 0, units.count > 1 else { return try typoCandidates(token, excluding: range) }
+    guard limit > 0 else { return [] }
     var shorter = token.unicodeScalars
     shorter.removeLast()
-    var matches: TypoMatches?
+    let matches: TypoMatches
     if let kept = recent.typoMatches.held(String(shorter)), kept.complete, kept.limit == limit,
       kept.units.count + 1 == units.count, kept.units.elementsEqual(units.dropLast())
     {
       matches = kept.narrowed(to: units)
     } else {
-      matches = TypoMatches(units: units, limit: limit)
-      let walked = try walkTypos(token, excluding: range, into: &matches)
-      // The tokens that start with the word are matches too (a few: the word as typed holds
-      // few places when its typos are looked for).
-      if var found = matches, range.count <= TypoMatches.mostStarting {
-        found.complete = walked.count < Ranking.maxTypoCandidates
-        try found.add(range, from: tokens)
-        matches = found
-      } else {
-        matches = nil
-      }
+      var found: TypoMatches? = TypoMatches(units: units, limit: limit)
+      let walked = try walkTypos(token, excluding: range, into: &found)
+      // The tokens that start with the word are matches too: a few, as the word as typed
+      // holds few places when its typos are looked for; when they are more, nothing is kept.
+      guard var found, range.count <= TypoMatches.mostStarting else { return walked }
+      found.complete = walked.count < Ranking.maxTypoCandidates
+      try found.add(range, from: tokens)
+      matches = found
     }
-    guard let matches else { return try typoCandidates(token, excluding: range) }
     recent.typoMatches.keep(matches, for: token)
     var out: [Int] = []
     for id in matches.ids where !range.contains(id) {
@@ -411,18 +407,16 @@ struct TypoWalk {
   /// a node with none left is done, and its parent is asked. Past the first letter, the walk
   /// is over: the successor of the first letter, past its range.
   func resumeAt(_ candidate: borrowing [UInt8]) -> [UInt8]? {
-    guard deadDepth > 0, !hasKana else {
-      return deadBytes > 0 ? TypoWalk.successor(Array(candidate[0..<deadBytes])) : nil
-    }
+    // Past the dead prefix alone, when it is known.
+    let pastDead = deadBytes > 0 ? TypoWalk.successor(Array(candidate[0..<deadBytes])) : nil
+    guard deadDepth > 0, !hasKana else { return pastDead }
     // Node `k`: the candidate's first k letters; `word[k]` its child on the candidate's path,
     // dead or done.
     var k = deadDepth - 1
     while k >= 1 {
       // A letter whose bytes are not its own (a kana read past them) cannot be passed by
       // bytes: resume at the dead prefix's end as before.
-      guard ends[k] + reach[k] <= ends[k + 1] else {
-        return deadBytes > 0 ? TypoWalk.successor(Array(candidate[0..<deadBytes])) : nil
-      }
+      guard ends[k] + reach[k] <= ends[k + 1] else { return pastDead }
       let after = word[k]
       if childMayMatch(node: k, letter: nil) {
         return TypoWalk.successor(Array(candidate[0..<ends[k + 1]]))
@@ -494,17 +488,9 @@ struct TypoWalk {
     return false
   }
 
-  /// The smallest byte string above every string that starts with `key` (`key` is not all
-  /// 0xFF bytes: it starts with a letter's UTF-8).
+  /// The smallest byte string above every string that starts with `key`.
   static func successor(_ key: [UInt8]) -> [UInt8] {
-    var k = key
-    while let last = k.last {
-      if last < 0xFF {
-        k[k.count - 1] = last + 1
-        return k
-      }
-      k.removeLast()
-    }
-    return [0xFF]
+    // `key` starts with a letter's UTF-8, so it has one; [0xFF] is past every token else.
+    TokenDictionary.successor(key) ?? [0xFF]
   }
 }
