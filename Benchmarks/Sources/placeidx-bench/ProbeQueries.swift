@@ -39,13 +39,22 @@ enum ProbeQueries {
   /// same data split: the requests stay the same whatever the split).
   static func run(
     index: String, shards: [String], perCategory: Int, seed: UInt64, passes: Int, answers: String?,
-    repeatSlowest: Int = 0
+    repeatSlowest: Int = 0, mixFile: String? = nil, timesFile: String? = nil
   ) throws {
     let whole = try LoadedIndex(path: index)
-    let corpus = try Corpus(index: whole)
     let searched = shards.isEmpty ? [whole] : try shards.map { try LoadedIndex(path: $0) }
     let client = PlacesClient(indexes: searched)
-    let requests = mix(corpus, perCategory: perCategory, seed: seed)
+    // Drawing the mix reads every place back (minutes at 200x): `--mix FILE` keeps it.
+    let requests: [BenchRequest]
+    if let mixFile, let saved = try? String(contentsOfFile: mixFile, encoding: .utf8) {
+      requests = try saved.split(separator: "\n").map { try MixLine.parse(String($0)) }
+    } else {
+      requests = mix(try Corpus(index: whole), perCategory: perCategory, seed: seed)
+      if let mixFile {
+        try requests.map(MixLine.format).joined(separator: "\n")
+          .write(toFile: mixFile, atomically: true, encoding: .utf8)
+      }
+    }
     var best = [Double](repeating: .infinity, count: requests.count)
     var lines: [String] = []
     for pass in 0..<max(1, passes) {
@@ -62,6 +71,14 @@ enum ProbeQueries {
           lines.append("\(r.query)\t\(at)\t\(ids)")
         }
       }
+    }
+    if let timesFile {
+      // One line per request: CPU µs, kind, origin or "-", the query.
+      try requests.indices.map { i in
+        let r = requests[i]
+        let kind = r.target >= 0 ? "keystroke" : r.length > 1 ? "multi-word" : "letter+origin"
+        return "\(Int(best[i]))\t\(kind)\t\(r.origin == nil ? "-" : "origin")\t\(r.query)"
+      }.joined(separator: "\n").write(toFile: timesFile, atomically: true, encoding: .utf8)
     }
     if let answers {
       try lines.joined(separator: "\n").write(toFile: answers, atomically: true, encoding: .utf8)
@@ -106,4 +123,29 @@ func threadCPUNanoseconds() -> UInt64 {
   var t = timespec()
   clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t)
   return UInt64(t.tv_sec) * 1_000_000_000 + UInt64(t.tv_nsec)
+}
+
+/// One request of a saved mix: target, length, latitude, longitude (or "-"), then the query
+/// (which may hold tabs no more than it holds new lines: the last field takes the rest).
+enum MixLine {
+  static func format(_ r: BenchRequest) -> String {
+    let at = r.origin.map { "\($0.latitude)\t\($0.longitude)" } ?? "-\t-"
+    return "\(r.target)\t\(r.length)\t\(at)\t\(r.query)"
+  }
+
+  static func parse(_ line: String) throws -> BenchRequest {
+    let f = line.split(separator: "\t", maxSplits: 4, omittingEmptySubsequences: false)
+    guard f.count == 5, let target = Int(f[0]), let length = Int(f[1]) else {
+      throw HarnessError(
+        "a saved mix line is not target, length, latitude, longitude, query: \(line)")
+    }
+    var origin: Coordinate? = nil
+    if f[2] != "-" {
+      guard let lat = Double(f[2]), let lng = Double(f[3]) else {
+        throw HarnessError("a saved mix line has no coordinate: \(line)")
+      }
+      origin = Coordinate(latitude: lat, longitude: lng)
+    }
+    return BenchRequest(target: target, length: length, query: String(f[4]), origin: origin)
+  }
 }

@@ -20,7 +20,7 @@ let usage = """
                           [--baseline RESULTS.json] [--diff N] [--behind N] [--work DIR] [--seed N]
                           [--targets N]      (run's quality part alone, PlaceIndex only)
     placeidx-bench tile EXTRACT.osm FACTOR OUT.osm [--copies A,B]   (OUT - : standard output)
-    placeidx-bench probe-queries INDEX [--shards A,B] [--targets N] [--passes N] [--answers F]
+    placeidx-bench probe-queries INDEX [--shards A,B] [--targets N] [--passes N] [--answers F] [--mix F] [--times F]
                           [--repeat-slowest N]  (CPU per request of the scale mix, slowest named;
                                                 the slowest N asked 50 times more, for a profiler)
     placeidx-bench probe-open ours|peer PATH    (used by run: one open, as JSON)
@@ -195,7 +195,8 @@ func main() throws {
       index: o.positional[0],
       shards: (o.values["shards"] ?? "").split(separator: ",").map(String.init),
       perCategory: try o.int("targets") ?? 20, seed: seed, passes: try o.int("passes") ?? 3,
-      answers: o.values["answers"], repeatSlowest: try o.int("repeat-slowest") ?? 0)
+      answers: o.values["answers"], repeatSlowest: try o.int("repeat-slowest") ?? 0,
+      mixFile: o.values["mix"], timesFile: o.values["times"])
   case "probe-open":
     guard o.positional.count == 2 else { throw HarnessError("probe-open ours|peer PATH") }
     try Harness.probeOpen(system: o.positional[0], path: o.positional[1])
