@@ -38,7 +38,7 @@ package struct GeoTable: @unchecked Sendable {
 
   /// The place index of entry `i`.
   @inline(__always)
-  func entry(_ i: Int) throws(IndexFormatError) -> Int {
+  package func entry(_ i: Int) throws(IndexFormatError) -> Int {
     try BitPacking.value(reader, start: entriesStart, index: i, bits: bits, limit: count)
   }
 
@@ -81,7 +81,7 @@ package struct GeoTable: @unchecked Sendable {
   /// Calls `body` with each entry's position and place index, in order: the packed array
   /// read in one pass.
   @inline(__always)
-  func forEachEntry(_ body: (Int, Int) throws(IndexFormatError) -> Void)
+  package func forEachEntry(_ body: (Int, Int) throws(IndexFormatError) -> Void)
     throws(IndexFormatError)
   {
     let bytes = reader.buffer
@@ -111,6 +111,23 @@ package struct GeoTable: @unchecked Sendable {
   package func candidates(
     southE7: Int64, northE7: Int64, westE7: Int64, eastE7: Int64, limit: Int, sorted: Bool = true
   ) throws(IndexFormatError) -> [Int]? {
+    var out: [Int] = []
+    for range in try entryRanges(southE7: southE7, northE7: northE7, westE7: westE7, eastE7: eastE7)
+    {
+      guard out.count + range.count <= limit + GeoTable.blockSize else { return nil }
+      for i in range { out.append(try entry(i)) }
+    }
+    guard out.count <= limit else { return nil }
+    if sorted { out.sort() }
+    return out
+  }
+
+  /// The entries (positions in the section's order) whose cells may lie in the box of
+  /// latitudes `south...north` and longitudes `west...east` (1e-7 degrees; west > east crosses
+  /// the antimeridian): whole blocks, as ascending ranges that do not overlap.
+  package func entryRanges(southE7: Int64, northE7: Int64, westE7: Int64, eastE7: Int64)
+    throws(IndexFormatError) -> [Range<Int>]
+  {
     let y0 = HilbertCurve.y(latitudeE7: southE7)
     let y1 = HilbertCurve.y(latitudeE7: northE7)
     var ranges: [Range<UInt64>]
@@ -124,9 +141,10 @@ package struct GeoTable: @unchecked Sendable {
           x0: HilbertCurve.x(longitudeE7: westE7), x1: HilbertCurve.side - 1, y0: y0, y1: y1)
         + HilbertCurve.ranges(
           x0: 0, x1: HilbertCurve.x(longitudeE7: eastE7), y0: y0, y1: y1)
+      ranges.sort { $0.lowerBound < $1.lowerBound }
     }
     let blocks = (count + GeoTable.blockSize - 1) / GeoTable.blockSize
-    var blockSet = Set<Int>()
+    var out: [Range<Int>] = []
     for range in ranges {
       // Entries with the range's first keys may sit at the end of the last block whose first
       // key is below the range (many places share a cell, so several blocks may start with
@@ -137,21 +155,17 @@ package struct GeoTable: @unchecked Sendable {
         let mid = (lo + hi) / 2
         if try blockKey(mid) < range.lowerBound { lo = mid + 1 } else { hi = mid }
       }
-      var b = max(0, lo - 1)
-      while b < blocks, try blockKey(b) < range.upperBound {
-        blockSet.insert(b)
-        b += 1
-      }
-      guard (blockSet.count - 1) * GeoTable.blockSize <= limit else { return nil }
-    }
-    var out: [Int] = []
-    for b in blockSet {
-      for i in (b * GeoTable.blockSize)..<min(count, (b + 1) * GeoTable.blockSize) {
-        out.append(try entry(i))
+      let first = max(0, lo - 1)
+      var b = lo
+      while b < blocks, try blockKey(b) < range.upperBound { b += 1 }
+      let entries = (first * GeoTable.blockSize)..<min(count, b * GeoTable.blockSize)
+      guard !entries.isEmpty else { continue }
+      if let last = out.last, last.upperBound >= entries.lowerBound {
+        out[out.count - 1] = last.lowerBound..<max(last.upperBound, entries.upperBound)
+      } else {
+        out.append(entries)
       }
     }
-    guard out.count <= limit else { return nil }
-    if sorted { out.sort() }
     return out
   }
 
@@ -186,14 +200,23 @@ package struct GeoTable: @unchecked Sendable {
 
 /// Writes a GEO section.
 package enum GeoTableWriter {
-  /// The section bytes for places in rank order.
-  package static func serialize<Places: RandomAccessCollection<PlaceRecord>>(_ places: Places)
-    -> [UInt8] where Places.Index == Int
-  {
+  /// The ranks of places (in rank order) in the section's order: by the Hilbert key of
+  /// their positions, then by rank.
+  package static func order<Places: Collection<PlaceRecord>>(_ places: Places) -> [Int] {
     let keys = places.map {
       HilbertCurve.key(latitudeE7: Int64($0.latitudeE7), longitudeE7: Int64($0.longitudeE7))
     }
-    let order = places.indices.sorted { (keys[$0], $0) < (keys[$1], $1) }
+    return keys.indices.sorted { (keys[$0], $0) < (keys[$1], $1) }
+  }
+
+  /// The section bytes for places in rank order, in their ``order(_:)`` when it is given.
+  package static func serialize<Places: RandomAccessCollection<PlaceRecord>>(
+    _ places: Places, order: [Int]? = nil
+  ) -> [UInt8] where Places.Index == Int {
+    let order = order ?? Self.order(places)
+    let keys = places.map {
+      HilbertCurve.key(latitudeE7: Int64($0.latitudeE7), longitudeE7: Int64($0.longitudeE7))
+    }
     let bits = BitPacking.width(for: places.count)
     var w = ByteWriter()
     w.u32(UInt32(places.count))

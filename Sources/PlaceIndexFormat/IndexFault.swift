@@ -38,6 +38,12 @@ package enum IndexFault: Error, Equatable, Sendable, CustomStringConvertible {
   /// PREFIX UNIONS entry `entry`'s list of `part` is not the union of its tokens' lists of
   /// that part (`stored` places against `union`), or its sum (`part` "sum") is not theirs.
   case prefixUnionMismatch(entry: Int, part: String, stored: Int, union: Int)
+  /// NEAR LISTS entry `entry` (tokens `first ..< end`) is out of order (entries go by first
+  /// token, then by end descending, each range once) or outside the dictionary.
+  case nearListOutOfOrder(entry: Int, first: Int, end: Int)
+  /// NEAR LISTS entry `entry` is not the GEO positions of its tokens' places: it holds
+  /// `position` where `expected` should come (nil: the list, or what it should hold, ended).
+  case nearListMismatch(entry: Int, position: Int?, expected: Int?)
 
   package var description: String {
     switch self {
@@ -68,6 +74,10 @@ package enum IndexFault: Error, Equatable, Sendable, CustomStringConvertible {
       part == "sum"
         ? "PREFIX UNIONS entry \(entry) sums \(stored) postings, its tokens hold \(union)"
         : "PREFIX UNIONS entry \(entry)'s \(part) list (\(stored) places) is not the union of its tokens' \(part) lists (\(union) places)"
+    case .nearListOutOfOrder(let entry, let first, let end):
+      "NEAR LISTS entry \(entry) holds tokens \(first)..<\(end): entries must be ranges of the dictionary's tokens, sorted by first token, then by end descending, each range once"
+    case .nearListMismatch(let entry, let position, let expected):
+      "NEAR LISTS entry \(entry) holds GEO position \(position.map(String.init) ?? "none") where its tokens' places give \(expected.map(String.init) ?? "none")"
     case .tooManyPlaces(let count, let limit):
       "\(count) places, over the format's \(limit) per file: build the extract as several shards (placeidx build --split-by-country, or one build per region)"
     }

@@ -129,10 +129,14 @@ package enum IndexImageWriter {
     file.writer.dataTimestamp = content.dataTimestamp
     file.writer.optionsHash = content.optionsHash
     try file.add(.tokens, TokenDictionaryWriter.serialize(tokens))
-    let (postingsBytes, termsBytes, unionsBytes) = postings(source, tokens: tokens)
+    // Each place's position in GEO's order, which GEO and NEAR LISTS share.
+    let geoOrder = GeoTableWriter.order((0..<count).lazy.map { source.numbers($0) })
+    let (postingsBytes, termsBytes, unionsBytes, nearBytes) = postings(
+      source, tokens: tokens, geoOrder: geoOrder)
     try file.add(.postings, postingsBytes)
     try file.add(.terms, termsBytes)
     try file.add(.prefixUnions, unionsBytes)
+    try file.add(.nearLists, nearBytes)
     // Type lists, the most used first: small ids, and the four most used share a byte with a
     // record's flags.
     let order = uses.indices.sorted { uses[$0] != uses[$1] ? uses[$0] > uses[$1] : $0 < $1 }
@@ -156,7 +160,7 @@ package enum IndexImageWriter {
     try file.add(.abbreviations, TableText.encode(content.abbreviationsTSV))
     try file.add(.placeIDs, PlaceIDTableWriter.serialize(numbers))
     try file.add(.contexts, contexts)
-    try file.add(.geo, GeoTableWriter.serialize(numbers))
+    try file.add(.geo, GeoTableWriter.serialize(numbers, order: geoOrder))
     try file.add(.importance, ImportanceTableWriter.serialize(numbers))
     try file.add(.viewports, ViewportTableWriter.serialize(numbers))
     return (file.writer.takeImage(), tokens.count)
@@ -191,9 +195,11 @@ package enum IndexImageWriter {
   /// name, those that carry it only in an alternative name, and those that carry it only in
   /// their context. Counted in one pass over the places and filled in a second, into one
   /// array of four bytes per posting. With the TERMS section: the same lists by place; and
-  /// PREFIX UNIONS: the union of the lists of each prefix that many tokens share.
-  static func postings(_ source: some IndexPlaceSource, tokens: [String]) -> (
-    postings: [UInt8], terms: [UInt8], unions: [UInt8]
+  /// PREFIX UNIONS: the union of the lists of each prefix that many tokens share; and NEAR
+  /// LISTS: the GEO positions (`geoOrder`: the ranks in GEO's order) of the places of each
+  /// token of many places and of each union.
+  static func postings(_ source: some IndexPlaceSource, tokens: [String], geoOrder: [Int]) -> (
+    postings: [UInt8], terms: [UInt8], unions: [UInt8], near: [UInt8]
   ) {
     var tokenID: [String: Int] = [:]
     tokenID.reserveCapacity(tokens.count)
@@ -246,9 +252,32 @@ package enum IndexImageWriter {
       (list(3 * t), list(3 * t + 1), list(3 * t + 2))
     }
     func slice(_ k: Int) -> ArraySlice<UInt32> { entries[starts[k]..<starts[k + 1]] }
-    let unions = PrefixUnionsWriter.serialize(PrefixUnionsWriter.ranges(tokens)) { t in
+    let unionRanges = PrefixUnionsWriter.ranges(tokens)
+    let unions = PrefixUnionsWriter.serialize(unionRanges) { t in
       (slice(3 * t), slice(3 * t + 1), slice(3 * t + 2))
     }
-    return (postings, terms.bytes, unions)
+    var position = [Int32](repeating: 0, count: geoOrder.count)
+    for (i, rank) in geoOrder.enumerated() { position[rank] = Int32(i) }
+    let heavy = (0..<tokens.count).filter {
+      starts[3 * $0 + 3] - starts[3 * $0] >= NearListsWriter.minimumPlaces
+    }
+    let near = NearListsWriter.serialize(
+      heavy.map { $0..<($0 + 1) } + unionRanges, placeCount: source.count
+    ) { range in
+      var out: [Int] = []
+      out.reserveCapacity(starts[3 * range.upperBound] - starts[3 * range.lowerBound])
+      for p in entries[starts[3 * range.lowerBound]..<starts[3 * range.upperBound]] {
+        out.append(Int(position[Int(p)]))
+      }
+      out.sort()
+      var unique = 0
+      for v in out where unique == 0 || out[unique - 1] != v {
+        out[unique] = v
+        unique += 1
+      }
+      out.removeLast(out.count - unique)
+      return out
+    }
+    return (postings, terms.bytes, unions, near)
   }
 }

@@ -32,6 +32,7 @@ import Testing
       "after \(Ranking.nearFirstAfter) records,",
       "goes on past \(Ranking.filterAfter) places",
       "at most\n  \(Ranking.filterRatio) times as many places",
+      "when they hold at most\n  \(Ranking.nearOtherPlaces) places",
     ]
     for s in statements {
       #expect(doc.contains(s), "docs/RANKING.md should say: \(s)")

@@ -15,6 +15,9 @@ public final class LoadedIndex: Sendable {
   let terms: TermLists
   let places: PlaceTable
   let geo: GeoTable
+  /// The places of the tokens and prefixes that many places carry, in GEO order (empty in
+  /// files before format 7.2).
+  let near: NearLists
   /// Ways' and relations' bounding boxes; nil in files before format 6.1.
   let viewports: ViewportTable?
   let types: TypeTable
@@ -83,6 +86,12 @@ public final class LoadedIndex: Sendable {
       let (gb, go) = try section(.geo)
       geo = try GeoTable(gb, fileOffset: go, places: places)
       let geoTable = geo
+      // NEAR LISTS since 7.2: without it, the rings around a focus read every place there.
+      let placeCount = places.count
+      near =
+        try file.section(.nearLists).map { (n) throws(IndexFormatError) in
+          try NearLists(file.bytes(of: n), fileOffset: n.offset, placeCount: placeCount)
+        } ?? .none
       squaresCell = Self.decodedOnce(path: path) { () throws(IndexFormatError) in
         try geoTable.placeSquares()
       }
@@ -245,6 +254,25 @@ public final class LoadedIndex: Sendable {
     try geo.verify()
     try viewports?.verify()
     try verifyTerms()
+    try verifyNearLists()
+  }
+
+  /// Checks NEAR LISTS against POSTINGS and GEO: each list holds exactly the GEO positions of
+  /// the places its tokens' postings (all parts) hold.
+  func verifyNearLists() throws(IndexFormatError) {
+    guard near.count > 0 else { return }
+    var position = [Int32](repeating: 0, count: places.count)
+    try geo.forEachEntry { (at, rank) throws(IndexFormatError) in position[rank] = Int32(at) }
+    try near.verify(tokenCount: postings.tokenCount) { (range) throws(IndexFormatError) in
+      var out: [Int] = []
+      try postings.forEachList(of: range) { (_, lists) throws(IndexFormatError) in
+        for part in PostingsPart.allCases {
+          var c = lists[part]
+          while let p = try c.next() { out.append(Int(position[p])) }
+        }
+      }
+      return Array(Set(out)).sorted()
+    }
   }
 
   /// Checks that TERMS is the inverse of POSTINGS: a place lists a token in a part exactly

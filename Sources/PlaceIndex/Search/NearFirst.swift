@@ -88,9 +88,23 @@ extension LoadedIndex {
     // cost more than the postings it could spare).
     let ringLimit = min(
       candidates.cost, max(Ranking.ringPlaces, candidates.cost / Ranking.ringShare))
+    // With NEAR LISTS, a ring holds the word's places there alone; its places that no list
+    // holds are read here, once.
+    let nearPlaces = try nearPlaces(scorer.resolved[driver], otherPlaces: Ranking.nearOtherPlaces)
+    for p in nearPlaces?.others ?? [] where p >= first && !seen.contains(p) {
+      seen.insert(p)
+      let importance = try scorer.importance(of: p)
+      try scorer.score(
+        p, importance: importance, geoBound: scorer.maxGeo, ordered: false, into: &best)
+    }
+    func ringPlaces(_ k: Int) throws(IndexFormatError) -> [Int]? {
+      guard k < radii.count else { return nil }
+      let circle = CoordinateRegion.circle(center: focus, radiusMeters: radii[k])
+      if let nearPlaces { return try nearPlaces.places(in: circle, limit: ringLimit, geo: geo) }
+      return try placesNear(circle, limit: ringLimit, sorted: false)
+    }
     var ringIndex = 0
-    var ring: [Int]? = try placesNear(
-      .circle(center: focus, radiusMeters: radii[0]), limit: ringLimit, sorted: false)
+    var ring = try ringPlaces(0)
     var ringPosition = 0
     while true {
       // Every place not seen yet comes at or after the next one from the postings.
@@ -151,12 +165,7 @@ extension LoadedIndex {
         geoBound = Ranking.nearness(distance: radii[ringIndex])
         ringIndex += 1
         ringPosition = 0
-        ring =
-          ringIndex < radii.count
-          ? try placesNear(
-            .circle(center: focus, radiusMeters: radii[ringIndex]), limit: ringLimit,
-            sorted: false)
-          : nil
+        ring = try ringPlaces(ringIndex)
       }
     }
   }

@@ -155,6 +155,10 @@ enum Ranking {
   static let ringPlaces = 4096
   /// See ``ringPlaces``.
   static let ringShare = 8
+  /// With NEAR LISTS, the rings hold the driving word's places around the focus alone; the
+  /// word's places that no list holds (its tokens of few places) are scored before the rings
+  /// when they are at most this many. More, and the rings read every place around the focus.
+  static let nearOtherPlaces = 512
   /// At most this many places whose name carries the typed word whole are read first.
   static let exactNamesFirst = 64
   /// The places whose name carries the driving word whole are read ahead (the last of them

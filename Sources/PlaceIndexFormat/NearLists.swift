@@ -1,0 +1,192 @@
+// NEAR LISTS section layout (since 7.2): for each token whose postings hold many places, and
+// for each range of PREFIX UNIONS, the places that carry it (in any part) as their positions
+// in GEO's order, so that a search with an origin reads a word's places around the focus
+// (a few GEO key ranges) without reading every place there or every place of the word.
+//   u32 count N
+//   N entries of 16 bytes, sorted by first token ascending, then by end descending:
+//     u32 first    the list's first token
+//     u32 end      one past its last token: first + 1 for a token, a union's range else
+//     u32 places   how many places the list holds
+//     u32 offset   where the list starts, from the start of the data area
+//   data area: N Elias–Fano sequences (EliasFano.swift) of GEO positions (entry indexes of
+//     the GEO section, below the place count), sequence i ending where i + 1 starts (the
+//     last at the section's end)
+// A range without an entry (a token of fewer places, a range PREFIX UNIONS does not hold) is
+// read from its postings, as from a 7.1 file, which has no such section.
+
+/// The places of the tokens (and prefix ranges) that many places carry, in GEO order.
+package struct NearLists: @unchecked Sendable {
+  // @unchecked: the reader points into the file's bytes, which never change while mapped.
+  let reader: ByteReader
+  /// Number of lists.
+  package let count: Int
+  let dataStart: Int
+  /// The place count: every position lies below it.
+  let placeCount: Int
+
+  static let entrySize = 16
+
+  /// Reads the header and checks that the entry table fits; `verify` checks the rest.
+  package init(_ bytes: UnsafeRawBufferPointer, fileOffset: Int, placeCount: Int)
+    throws(IndexFormatError)
+  {
+    var r = ByteReader(bytes, section: "NEAR LISTS", fileOffset: fileOffset)
+    let n = Int(try r.u32())
+    guard n <= r.remaining / Self.entrySize else {
+      throw r.fault("\(n) entries do not fit in \(bytes.count) bytes", at: 0)
+    }
+    reader = r
+    count = n
+    dataStart = 4 + n * Self.entrySize
+    self.placeCount = placeCount
+  }
+
+  /// No lists, for a file without the section.
+  package static let none = NearLists()
+
+  private init() {
+    reader = ByteReader(UnsafeRawBufferPointer(start: nil, count: 0), section: "NEAR LISTS")
+    count = 0
+    dataStart = 0
+    placeCount = 0
+  }
+
+  /// Entry `i`'s fields.
+  @inline(__always)
+  package func entry(_ i: Int) throws(IndexFormatError) -> (
+    first: Int, end: Int, places: Int, offset: Int
+  ) {
+    let at = 4 + i * Self.entrySize
+    return (
+      Int(try reader.u32(at: at, index: 0)), Int(try reader.u32(at: at, index: 1)),
+      Int(try reader.u32(at: at, index: 2)), Int(try reader.u32(at: at, index: 3))
+    )
+  }
+
+  /// The first entry whose (first, end) is not before `range`'s in the table's order.
+  @inline(__always)
+  private func lowerBound(_ range: Range<Int>) throws(IndexFormatError) -> Int {
+    var (low, high) = (0, count)
+    while low < high {
+      let mid = (low + high) / 2
+      let e = try entry(mid)
+      if e.first < range.lowerBound || (e.first == range.lowerBound && e.end > range.upperBound) {
+        low = mid + 1
+      } else {
+        high = mid
+      }
+    }
+    return low
+  }
+
+  /// The entry of exactly `range` (a token is `t..<t + 1`), if it has one.
+  package func find(_ range: Range<Int>) throws(IndexFormatError) -> Int? {
+    guard count > 0, !range.isEmpty else { return nil }
+    let i = try lowerBound(range)
+    guard i < count else { return nil }
+    let e = try entry(i)
+    return e.first == range.lowerBound && e.end == range.upperBound ? i : nil
+  }
+
+  /// The entries of single tokens inside `range`, with their tokens, in token order.
+  package func tokenEntries(in range: Range<Int>) throws(IndexFormatError) -> [(
+    token: Int, entry: Int
+  )] {
+    guard count > 0, !range.isEmpty else { return [] }
+    var out: [(token: Int, entry: Int)] = []
+    var i = try lowerBound(range.lowerBound..<Int(UInt32.max))
+    while i < count {
+      let e = try entry(i)
+      guard e.first < range.upperBound else { break }
+      if e.end == e.first + 1 { out.append((e.first, i)) }
+      i += 1
+    }
+    return out
+  }
+
+  /// Entry `i`'s sequence of GEO positions.
+  package func list(_ i: Int) throws(IndexFormatError) -> EliasFano {
+    let e = try entry(i)
+    let start = dataStart + e.offset
+    let end = i + 1 < count ? dataStart + (try entry(i + 1)).offset : reader.buffer.count
+    guard start <= end, end <= reader.buffer.count else {
+      throw reader.fault("entry \(i)'s list [\(start), \(end)) lies outside the section", at: 4)
+    }
+    let list = try EliasFano(reader, at: start, limit: end)
+    guard list.count == e.places else {
+      throw reader.fault(
+        "entry \(i) says \(e.places) places, its list holds \(list.count)", at: 4 + 16 * i)
+    }
+    return list
+  }
+
+  /// Checks every entry against `expected` (the GEO positions of the places that carry a
+  /// token of the range, ascending and each once): entries in order, inside the dictionary of
+  /// `tokenCount` tokens, each sequence well formed and holding exactly those positions.
+  package func verify(tokenCount: Int, expected: (Range<Int>) throws(IndexFormatError) -> [Int])
+    throws(IndexFormatError)
+  {
+    var previous: (first: Int, end: Int, offset: Int)? = nil
+    for i in 0..<count {
+      let e = try entry(i)
+      let at = 4 + i * Self.entrySize
+      func fault(_ f: IndexFault) -> IndexFormatError {
+        .fault(path: "", section: "NEAR LISTS", offset: reader.fileOffset + at, f)
+      }
+      let ordered = previous.map { $0.first < e.first || ($0.first == e.first && $0.end > e.end) }
+      guard e.first < e.end, e.end <= tokenCount, ordered ?? true else {
+        throw fault(.nearListOutOfOrder(entry: i, first: e.first, end: e.end))
+      }
+      if let p = previous, e.offset <= p.offset {
+        throw reader.fault("entry \(i)'s list starts before the one before it", at: at)
+      }
+      previous = (e.first, e.end, e.offset)
+      let list = try list(i)
+      try list.verify(universe: placeCount)
+      let want = try expected(e.first..<e.end)
+      var c = try list.cursor(from: 0)
+      var k = 0
+      while let p = try c.next() {
+        guard k < want.count, p == want[k] else {
+          throw fault(
+            .nearListMismatch(entry: i, position: p, expected: k < want.count ? want[k] : nil))
+        }
+        k += 1
+      }
+      guard k == want.count else {
+        throw fault(.nearListMismatch(entry: i, position: nil, expected: want[k]))
+      }
+    }
+  }
+}
+
+/// Writes a NEAR LISTS section.
+package enum NearListsWriter {
+  /// A token gets a list when its postings (all parts) hold at least this many places: fewer
+  /// are read whole from the postings at less cost than a list's header and seeks.
+  package static let minimumPlaces = 1024
+
+  /// The section for `ranges` (tokens as `t..<t + 1` and unions' ranges, in any order);
+  /// `positions` gives each range's GEO positions, ascending and each once, below
+  /// `placeCount`.
+  package static func serialize(
+    _ ranges: [Range<Int>], placeCount: Int, positions: (Range<Int>) -> [Int]
+  ) -> [UInt8] {
+    let sorted = ranges.sorted {
+      $0.lowerBound < $1.lowerBound
+        || ($0.lowerBound == $1.lowerBound && $0.upperBound > $1.upperBound)
+    }
+    var table = ByteWriter()
+    var data: [UInt8] = []
+    table.u32(UInt32(sorted.count))
+    for r in sorted {
+      let list = positions(r)
+      table.u32(UInt32(r.lowerBound))
+      table.u32(UInt32(r.upperBound))
+      table.u32(UInt32(list.count))
+      table.u32(UInt32(data.count))
+      data.append(contentsOf: EliasFanoWriter.encode(list, universe: placeCount))
+    }
+    return table.bytes + data
+  }
+}
