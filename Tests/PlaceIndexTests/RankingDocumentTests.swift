@@ -33,6 +33,7 @@ import Testing
       "goes on past \(Ranking.filterAfter) places",
       "at most\n  \(Ranking.filterRatio) times as many places",
       "when they hold at most\n  \(Ranking.nearOtherPlaces) places",
+      "From \(Int(Ranking.nearnessReach / 1000)) km on the nearness is 0",
     ]
     for s in statements {
       #expect(doc.contains(s), "docs/RANKING.md should say: \(s)")

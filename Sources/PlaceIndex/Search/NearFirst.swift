@@ -47,7 +47,7 @@ extension LoadedIndex {
     scorer: inout PlaceScorer, into best: inout TopPlaces
   ) throws(IndexFormatError) -> Bool {
     let context = scorer.context
-    let radii = ringRadii(context)
+    var radii = ringRadii(context)
     guard let focus = context.focus, !radii.isEmpty, candidates.readsBothEnds,
       candidates.mergesOneWord, let driver = scorer.toldWord
     else {
@@ -91,6 +91,10 @@ extension LoadedIndex {
     // With NEAR LISTS, a ring holds the word's places there alone; its places that no list
     // holds are read here, once.
     let nearPlaces = try nearPlaces(scorer.resolved[driver], otherPlaces: Ranking.nearOtherPlaces)
+    // A ring of the word's places alone costs what it holds: it goes on far enough that the
+    // places past it have a nearness below every place's a few hundred km away, so that the
+    // far places that tie on everything else (the same address in every town) stop the scan.
+    if nearPlaces != nil { radii += Ranking.nearRingRadii.filter { $0 > radii[radii.count - 1] } }
     for p in nearPlaces?.others ?? [] where p >= first && !seen.contains(p) {
       seen.insert(p)
       let importance = try scorer.importance(of: p)
@@ -107,10 +111,13 @@ extension LoadedIndex {
     var ring = try ringPlaces(0)
     var ringPosition = 0
     while true {
-      // Every place not seen yet comes at or after the next one from the postings.
+      // Every place not seen yet comes at or after the next one from the postings (the
+      // postings are read in rank order, and a ring's place before it was read from them).
       let unseenText = try scorer.laterText(
         next?.rank ?? .max, driverLast: exactNamesSeen ? -1 : candidates.lastExactName)
-      if best.excludes(Ranking.score(text: unseenText, importance: importanceBound, geo: geoBound))
+      if best.excludes(
+        Ranking.score(text: unseenText, importance: importanceBound, geo: geoBound),
+        ranksFrom: next?.rank ?? .max)
       {
         return true
       }

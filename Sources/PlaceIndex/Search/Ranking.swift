@@ -78,8 +78,15 @@ enum Ranking {
   /// lie at, as it only falls).
   @inline(__always)
   static func nearness(distance: Double) -> Double {
-    nearness * exp(-distance / nearnessScale) + localNearness * exp(-distance / localNearnessScale)
+    guard distance < nearnessReach else { return 0 }
+    return nearness * exp(-distance / nearnessScale)
+      + localNearness * exp(-distance / localNearnessScale)
   }
+  /// Distance, in meters, from which the nearness bonus is 0: there it is below 3e-16 (the
+  /// regional part 5.0 × exp(−37.5)), less than a rounding of any score, so that places
+  /// farther away tie on it, and a search that has read its rings that far knows that every
+  /// place it has not seen earns nothing for nearness (``nearRingRadii`` ends there).
+  static let nearnessReach = 300_000.0
 
   // MARK: The relaxed pass (every word but one)
 
@@ -147,6 +154,9 @@ enum Ranking {
 
   /// Radii of the rings read around the focus, in meters.
   static let ringRadii: [Double] = [250, 500, 1_000, 2_000, 4_000, 8_000, 16_000, 32_000]
+  /// Radii of the rings read after ``ringRadii`` when NEAR LISTS give the driving word's
+  /// places (a ring then reads those alone), in meters.
+  static let nearRingRadii: [Double] = [64_000, 128_000, nearnessReach]
   /// Most places in a ring: this many, or when the driving word's postings hold more than
   /// ``ringShare`` times as many, that share of them. A ring of more ends the rings: reading
   /// it (each place's tokens) would cost more than the postings it may spare. Where one word
@@ -297,7 +307,17 @@ enum Ranking {
         "the local nearness falls faster than the regional one",
         localNearnessScale < nearnessScale
       ),
-      ("rings grow outward", zip(ringRadii, ringRadii.dropFirst()).allSatisfy { $0 < $1 }),
+      (
+        "the nearness ends where it is below a rounding of a score, and the rings reach there",
+        nearness(distance: nearnessReach) == 0 && nearness(distance: nearnessReach - 1) < 1e-15
+          && nearRingRadii.last == nearnessReach
+      ),
+      (
+        "rings grow outward",
+        zip(ringRadii + nearRingRadii, (ringRadii + nearRingRadii).dropFirst()).allSatisfy {
+          $0 < $1
+        }
+      ),
       (
         "the whole-word places read first are among those read ahead",
         exactNamesFirst <= exactNamesRead
@@ -307,7 +327,7 @@ enum Ranking {
         [
           wholeNameMinimum, relaxedBudget, maxTypoCandidates, infixMinimum,
           maxInfixCandidates, ringPlaces, ringShare, exactNamesFirst, exactNamesRead,
-          nearFirstAfter,
+          nearFirstAfter, nearOtherPlaces,
           nearFirstMinimumCost,
           candidatesPerResult, candidatesPerResultWhenShort, typoWhenFewerThanLimits,
         ].allSatisfy { $0 > 0 }

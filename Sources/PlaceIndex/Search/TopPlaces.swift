@@ -57,6 +57,15 @@ struct TopPlaces {
     (isFull && score <= worst) || score < floor
   }
 
+  /// Whether a place that scores at most `score` and ranks at `rank` or after cannot enter:
+  /// ``excludes(_:)``, or at most the worst of full results when it ranks after the worst
+  /// (a tie goes to the lower rank). A search read from both ends sees places out of rank
+  /// order, but every place it has not seen ranks at or after its next posting.
+  @inline(__always)
+  func excludes(_ score: Double, ranksFrom rank: Int) -> Bool {
+    excludes(score) || (isFull && score <= worst && rank > places[places.count - 1].rank)
+  }
+
   /// Inserts `p` in order (higher score first, then lower rank), dropping the last past
   /// `limit`.
   mutating func insert(_ p: ScoredPlace) {
