@@ -154,9 +154,10 @@ package enum IndexImageWriter {
       TypeTableWriter.serialize(
         names: content.typeNames, lists: typeLists, strings: strings))
     try file.add(.vocabulary, TableText.encode(content.vocabularyTSV))
-    let (records, contexts) = PlaceTableWriter.serialize(places, strings: strings)
+    let (records, contexts, nameWords) = PlaceTableWriter.serialize(places, strings: strings)
     strings = StringTableBuilder()
     try file.add(.places, records)
+    try file.add(.nameWords, NameWordsWriter.serialize(nameWords))
     try file.add(.abbreviations, TableText.encode(content.abbreviationsTSV))
     try file.add(.placeIDs, PlaceIDTableWriter.serialize(numbers))
     try file.add(.contexts, contexts)

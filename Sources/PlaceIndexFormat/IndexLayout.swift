@@ -81,6 +81,8 @@ package enum SectionKind: UInt32, Sendable, CaseIterable {
   /// The places of each token (and prefix union) that many places carry, in GEO order
   /// (since 7.2).
   case nearLists = 16
+  /// Each place's primary name's word count, 4 bits a place (since 7.2).
+  case nameWords = 17
 
   /// The section's name in messages.
   package var name: String {
@@ -101,6 +103,7 @@ package enum SectionKind: UInt32, Sendable, CaseIterable {
     case .terms: "TERMS"
     case .prefixUnions: "PREFIX UNIONS"
     case .nearLists: "NEAR LISTS"
+    case .nameWords: "NAME WORDS"
     }
   }
 

@@ -262,17 +262,20 @@ enum PrimaryShape: Int {
 /// Writes the PLACES and CONTEXTS sections.
 package enum PlaceTableWriter {
   /// The two sections' bytes for `places` (in rank order), with strings and tokens already
-  /// registered.
+  /// registered, and each record's name word count (for NAME WORDS).
   package static func serialize<Places: RandomAccessCollection<PlaceRecord>>(
     _ places: Places, strings: StringTableBuilder
-  ) -> (places: [UInt8], contexts: [UInt8]) where Places.Index == Int {
+  ) -> (places: [UInt8], contexts: [UInt8], nameWords: [Int]) where Places.Index == Int {
     func ref(_ text: String, _ splitter: TextSplitter) -> TextRef {
       let (head, tail) = splitter.split(text)
       return TextRef(strings.id(head), tail.map(strings.id))
     }
     let contexts = ContextTableWriter(places, strings: strings)
     var records = RecordTableWriter()
+    var nameWords: [Int] = []
+    nameWords.reserveCapacity(places.count)
     for (i, p) in places.enumerated() {
+      nameWords.append(p.nameWordCount)
       let context = Int(contexts.placeContext[i])
       let (refLat, refLon) = contexts.reference[context]
       let (number, _) = hoistedNumber(p)
@@ -294,7 +297,7 @@ package enum PlaceTableWriter {
       }
       records.append(w.bytes)
     }
-    return (records.bytes, contexts.bytes)
+    return (records.bytes, contexts.bytes, nameWords)
   }
 
   /// The street number the record stores itself (the first component, when it is one with no

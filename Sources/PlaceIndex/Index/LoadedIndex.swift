@@ -18,6 +18,9 @@ public final class LoadedIndex: Sendable {
   /// The places of the tokens and prefixes that many places carry, in GEO order (empty in
   /// files before format 7.2).
   let near: NearLists
+  /// Each place's name's word count, which a search scores a place's coverage with before it
+  /// reads its record; nil in files before format 7.2.
+  let nameWords: NameWords?
   /// Ways' and relations' bounding boxes; nil in files before format 6.1.
   let viewports: ViewportTable?
   let types: TypeTable
@@ -88,6 +91,9 @@ public final class LoadedIndex: Sendable {
       let geoTable = geo
       // NEAR LISTS since 7.2: without it, the rings around a focus read every place there.
       let placeCount = places.count
+      nameWords = try file.section(.nameWords).map { (n) throws(IndexFormatError) in
+        try NameWords(file.bytes(of: n), fileOffset: n.offset, placeCount: placeCount)
+      }
       near =
         try file.section(.nearLists).map { (n) throws(IndexFormatError) in
           try NearLists(file.bytes(of: n), fileOffset: n.offset, placeCount: placeCount)
@@ -255,6 +261,11 @@ public final class LoadedIndex: Sendable {
     try viewports?.verify()
     try verifyTerms()
     try verifyNearLists()
+    var m = PlaceMatch()
+    try nameWords?.verify { (rank) throws(IndexFormatError) in
+      try places.match(rank, into: &m)
+      return m.nameWordCount
+    }
   }
 
   /// Checks NEAR LISTS against POSTINGS and GEO: each list holds exactly the GEO positions of

@@ -287,7 +287,9 @@ struct PlaceScorer {
     var geoBound = geoBound
     if best.prunes && squares != nil {
       geoBound = min(geoBound, self.geoBound(of: rank))
-      if best.excludes(Ranking.score(text: maxText, importance: importance, geo: geoBound)) {
+      if best.excludes(
+        Ranking.score(text: maxText, importance: importance, geo: geoBound), ranksFrom: rank)
+      {
         return
       }
     }
@@ -330,11 +332,21 @@ struct PlaceScorer {
         missed += 1
       }
     }
-    let text = Ranking.text(words: words, coverage: Ranking.coverage, wholeName: wholeNameBonus)
+    var text = Ranking.text(words: words, coverage: Ranking.coverage, wholeName: wholeNameBonus)
     // A place that misses another number of words than this pass scores, or that cannot rank,
     // is not read.
     guard missed == missing else { return }
-    if best.excludes(Ranking.score(text: text, importance: importance, geo: geoBound)) {
+    // With its name's word count (NAME WORDS), the text score itself: exact up to 14 words,
+    // at least the score beyond (the coverage only falls with more words).
+    if let nameWords = index.nameWords,
+      let exact = index.textScore(
+        nameWordCount: nameWords[rank], hits: hits, resolved, missing: missing)
+    {
+      text = min(text, exact)
+    }
+    if best.excludes(
+      Ranking.score(text: text, importance: importance, geo: geoBound), ranksFrom: rank)
+    {
       return
     }
     try index.places.match(rank, into: &entry, contexts: decoded)
@@ -351,8 +363,10 @@ struct PlaceScorer {
       let text = index.textScore(
         nameWordCount: entry.nameWordCount, hits: hits, resolved, missing: missing)
     else { return }
-    // Ties with the worst place still go to `insert`, which orders them by rank.
-    if best.excludes(Ranking.score(text: text, importance: importance, geo: geoBound)) {
+    // A tie with the worst place enters when it ranks before it (`insert` orders ties by rank).
+    if best.excludes(
+      Ranking.score(text: text, importance: importance, geo: geoBound), ranksFrom: rank)
+    {
       return
     }
     guard try context.accepts(entry, in: index) else { return }
@@ -365,7 +379,7 @@ struct PlaceScorer {
     }
     let (geo, distance) = index.geoScore(point, context: context)
     let score = Ranking.score(text: text, importance: importance, geo: geo)
-    if best.excludes(score) { return }
+    if best.excludes(score, ranksFrom: rank) { return }
     best.insert(
       ScoredPlace(
         rank: rank, score: score, distance: distance,
