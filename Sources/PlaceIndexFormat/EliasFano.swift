@@ -59,12 +59,25 @@ package struct EliasFano {
   /// The position in the high bits of value `i`'s bit, from the sample before it.
   @inline(__always)
   private func highPosition(_ i: Int) throws(IndexFormatError) -> Int {
-    let s = i / Self.sampleEvery
-    let sample = Int(try reader.u32(at: start + Self.headerSize, index: s))
-    var skip = i % Self.sampleEvery
+    try Self.bitPosition(
+      reader, samples: start + Self.headerSize, highStart: highStart, highWords: highWords,
+      of: i, naming: "value")
+  }
+
+  /// The position of the `i`-th set bit of high bits of `highWords` 64-bit words at
+  /// `highStart`, from the u32 table at `samples` that holds the position of every 64th one
+  /// (as PLACE IDS and these sequences keep them); `naming` names an item in an error.
+  @inline(__always)
+  static func bitPosition(
+    _ reader: ByteReader, samples: Int, highStart: Int, highWords: Int, of i: Int,
+    naming: StaticString
+  ) throws(IndexFormatError) -> Int {
+    let s = i / sampleEvery
+    let sample = Int(try reader.u32(at: samples, index: s))
+    var skip = i % sampleEvery
     var w = sample >> 6
     guard w < highWords else {
-      throw reader.fault("sample \(s) points past the high bits", at: start + Self.headerSize)
+      throw reader.fault("sample \(s) points past the high bits", at: samples + 4 * s)
     }
     var word = try reader.u64(at: highStart, index: w) & (~0 << UInt64(sample & 63))
     while true {
@@ -73,7 +86,7 @@ package struct EliasFano {
       skip -= ones
       w += 1
       guard w < highWords else {
-        throw reader.fault("value \(i) runs past the high bits", at: highStart)
+        throw reader.fault("\(naming) \(i) runs past the high bits", at: highStart)
       }
       word = try reader.u64(at: highStart, index: w)
     }
@@ -244,5 +257,18 @@ package enum EliasFanoWriter {
     high.forEach { w.u64($0) }
     w.append(BitPacking.pack(values.map { $0 & (1 << lowBits - 1) }, bits: lowBits))
     return w.bytes
+  }
+}
+
+extension Array where Element: Comparable {
+  /// Sorts the values and keeps each once, as an ``EliasFano`` sequence takes them.
+  package mutating func sortAndRemoveDuplicates() {
+    sort()
+    var unique = 0
+    for i in indices where unique == 0 || self[unique - 1] != self[i] {
+      self[unique] = self[i]
+      unique += 1
+    }
+    removeLast(count - unique)
   }
 }

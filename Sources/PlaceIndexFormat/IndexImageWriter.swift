@@ -270,13 +270,7 @@ package enum IndexImageWriter {
       for p in entries[starts[3 * range.lowerBound]..<starts[3 * range.upperBound]] {
         out.append(Int(position[Int(p)]))
       }
-      out.sort()
-      var unique = 0
-      for v in out where unique == 0 || out[unique - 1] != v {
-        out[unique] = v
-        unique += 1
-      }
-      out.removeLast(out.count - unique)
+      out.sortAndRemoveDuplicates()
       return out
     }
     return (postings, terms.bytes, unions, near)

@@ -63,29 +63,16 @@ package struct NearLists: @unchecked Sendable {
     )
   }
 
-  /// The first entry whose (first, end) is not before `range`'s in the table's order.
+  /// The (first, end) of entry `i`.
   @inline(__always)
-  private func lowerBound(_ range: Range<Int>) throws(IndexFormatError) -> Int {
-    var (low, high) = (0, count)
-    while low < high {
-      let mid = (low + high) / 2
-      let e = try entry(mid)
-      if e.first < range.lowerBound || (e.first == range.lowerBound && e.end > range.upperBound) {
-        low = mid + 1
-      } else {
-        high = mid
-      }
-    }
-    return low
+  private func range(_ i: Int) throws(IndexFormatError) -> (first: Int, end: Int) {
+    let e = try entry(i)
+    return (e.first, e.end)
   }
 
   /// The entry of exactly `range` (a token is `t..<t + 1`), if it has one.
   package func find(_ range: Range<Int>) throws(IndexFormatError) -> Int? {
-    guard count > 0, !range.isEmpty else { return nil }
-    let i = try lowerBound(range)
-    guard i < count else { return nil }
-    let e = try entry(i)
-    return e.first == range.lowerBound && e.end == range.upperBound ? i : nil
+    try TokenRangeTable.find(range, count: count, entry: self.range)
   }
 
   /// The entries of single tokens inside `range`, with their tokens, in token order.
@@ -94,7 +81,8 @@ package struct NearLists: @unchecked Sendable {
   )] {
     guard count > 0, !range.isEmpty else { return [] }
     var out: [(token: Int, entry: Int)] = []
-    var i = try lowerBound(range.lowerBound..<Int(UInt32.max))
+    var i = try TokenRangeTable.lowerBound(
+      range.lowerBound..<Int(UInt32.max), count: count, entry: self.range)
     while i < count {
       let e = try entry(i)
       guard e.first < range.upperBound else { break }

@@ -85,26 +85,9 @@ package struct PlaceIDTable: @unchecked Sendable {
   /// The position in the high bits of place `i`'s set bit.
   @inline(__always)
   private func highPosition(_ i: Int) throws(IndexFormatError) -> Int {
-    let s = i / Self.sampleEvery
-    let sample = Int(try reader.u32(at: Self.headerSize, index: s))
-    var skip = i % Self.sampleEvery
-    var w = sample >> 6
-    guard w < highWords else {
-      throw reader.fault("sample \(s) points past the high bits", at: Self.headerSize + 4 * s)
-    }
-    var word = try reader.u64(at: highStart, index: w) & (~0 << UInt64(sample & 63))
-    while true {
-      let ones = word.nonzeroBitCount
-      if skip < ones { break }
-      skip -= ones
-      w += 1
-      guard w < highWords else {
-        throw reader.fault("place \(i) runs past the high bits", at: highStart)
-      }
-      word = try reader.u64(at: highStart, index: w)
-    }
-    for _ in 0..<skip { word &= word - 1 }
-    return w << 6 + word.trailingZeroBitCount
+    try EliasFano.bitPosition(
+      reader, samples: Self.headerSize, highStart: highStart, highWords: highWords, of: i,
+      naming: "place")
   }
 
   /// The low part of place `i`.

@@ -64,20 +64,11 @@ package struct PrefixUnions: @unchecked Sendable {
   /// The entry of `range`, if it has one: binary search in (first ascending, end descending).
   @inline(__always)
   func find(_ range: Range<Int>) throws(IndexFormatError) -> Int? {
-    guard count > 0, range.count >= 2 else { return nil }
-    var (low, high) = (0, count)
-    while low < high {
-      let mid = (low + high) / 2
-      let e = try entry(mid)
-      if e.first < range.lowerBound || (e.first == range.lowerBound && e.end > range.upperBound) {
-        low = mid + 1
-      } else {
-        high = mid
-      }
+    guard range.count >= 2 else { return nil }
+    return try TokenRangeTable.find(range, count: count) { (i) throws(IndexFormatError) in
+      let e = try entry(i)
+      return (e.first, e.end)
     }
-    guard low < count else { return nil }
-    let e = try entry(low)
-    return e.first == range.lowerBound && e.end == range.upperBound ? low : nil
   }
 
   /// The bytes of entry `i`'s item, as a reader limited to them; `offset` is the entry's.
@@ -249,5 +240,41 @@ package enum PrefixUnionsWriter {
     }
     table.append(data.bytes)
     return table.bytes
+  }
+}
+
+/// A table of entries that start with a token range (first, end), sorted by first token
+/// ascending, then by end descending (PREFIX UNIONS, NEAR LISTS).
+enum TokenRangeTable {
+  /// The first of `count` entries (read by `entry`) that is not before `range`.
+  @inline(__always)
+  static func lowerBound(
+    _ range: Range<Int>, count: Int,
+    entry: (Int) throws(IndexFormatError) -> (first: Int, end: Int)
+  ) throws(IndexFormatError) -> Int {
+    var (low, high) = (0, count)
+    while low < high {
+      let mid = (low + high) / 2
+      let e = try entry(mid)
+      if e.first < range.lowerBound || (e.first == range.lowerBound && e.end > range.upperBound) {
+        low = mid + 1
+      } else {
+        high = mid
+      }
+    }
+    return low
+  }
+
+  /// The entry of exactly `range`, if there is one.
+  @inline(__always)
+  static func find(
+    _ range: Range<Int>, count: Int,
+    entry: (Int) throws(IndexFormatError) -> (first: Int, end: Int)
+  ) throws(IndexFormatError) -> Int? {
+    guard count > 0, !range.isEmpty else { return nil }
+    let i = try lowerBound(range, count: count, entry: entry)
+    guard i < count else { return nil }
+    let e = try entry(i)
+    return e.first == range.lowerBound && e.end == range.upperBound ? i : nil
   }
 }

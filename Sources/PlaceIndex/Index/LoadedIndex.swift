@@ -282,7 +282,8 @@ public final class LoadedIndex: Sendable {
           while let p = try c.next() { out.append(Int(position[p])) }
         }
       }
-      return Array(Set(out)).sorted()
+      out.sortAndRemoveDuplicates()
+      return out
     }
   }
 

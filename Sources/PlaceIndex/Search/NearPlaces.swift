@@ -83,13 +83,7 @@ extension LoadedIndex {
         while let p = try c.next() { others.append(p) }
       }
     }
-    others.sort()
-    var unique = 0
-    for p in others where unique == 0 || others[unique - 1] != p {
-      others[unique] = p
-      unique += 1
-    }
-    others.removeLast(others.count - unique)
+    others.sortAndRemoveDuplicates()
     return NearPlaces(lists: lists, others: others)
   }
 }
