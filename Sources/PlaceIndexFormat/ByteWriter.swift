@@ -28,6 +28,14 @@ package struct ByteWriter: Sendable {
     }
   }
 
+  /// Overwrites the bytes from `offset` with `values`, each as 4 little-endian bytes (a table
+  /// filled in after what follows it is written).
+  package mutating func set(u32s values: [UInt32], at offset: Int) {
+    for (k, value) in values.enumerated() {
+      for b in 0..<4 { bytes[offset + 4 * k + b] = UInt8(truncatingIfNeeded: value >> (8 * b)) }
+    }
+  }
+
   /// Appends `value` as 8 little-endian bytes.
   package mutating func u64(_ value: UInt64) {
     for shift in stride(from: 0, to: 64, by: 8) {

@@ -235,28 +235,46 @@ package struct EliasFanoCursor {
 package enum EliasFanoWriter {
   /// The bytes of the sequence of `values`, strictly increasing and below `universe`.
   package static func encode(_ values: [Int], universe: Int) -> [UInt8] {
+    var w = ByteWriter()
+    encode(values, universe: universe, into: &w)
+    return w.bytes
+  }
+
+  /// Appends the sequence of `values` (strictly increasing and below `universe`) to `w`,
+  /// holding no more than its high bits besides (a list of a country's places is millions).
+  package static func encode<Values: RandomAccessCollection>(
+    _ values: Values, universe: Int, into w: inout ByteWriter
+  ) where Values.Element: BinaryInteger {
     let k = values.count
     precondition(zip(values, values.dropFirst()).allSatisfy { $0 < $1 })
     precondition(values.allSatisfy { $0 >= 0 && $0 < universe })
     let ratio = k == 0 ? 0 : universe / k
     let lowBits = ratio < 2 ? 0 : min(32, Int.bitWidth - 1 - ratio.leadingZeroBitCount)
-    let highBits = k + ((values.last ?? 0) >> lowBits) + 1
+    let highBits = k + (Int(values.last ?? 0) >> lowBits) + 1
     var high = [UInt64](repeating: 0, count: (highBits + 63) / 64)
-    var samples: [UInt32] = []
-    for (i, v) in values.enumerated() {
-      let position = (v >> lowBits) + i
-      high[position >> 6] |= 1 << UInt64(position & 63)
-      if i % EliasFano.sampleEvery == 0 { samples.append(UInt32(position)) }
-    }
-    var w = ByteWriter()
     w.u8(UInt8(lowBits))
     w.append([0, 0, 0])
     w.u32(UInt32(k))
     w.u32(UInt32(high.count))
-    samples.forEach { w.u32($0) }
+    for (i, v) in values.enumerated() {
+      let position = (Int(v) >> lowBits) + i
+      high[position >> 6] |= 1 << UInt64(position & 63)
+      if i % EliasFano.sampleEvery == 0 { w.u32(UInt32(position)) }
+    }
     high.forEach { w.u64($0) }
-    w.append(BitPacking.pack(values.map { $0 & (1 << lowBits - 1) }, bits: lowBits))
-    return w.bytes
+    // The low fields, low bits first.
+    let mask = UInt64(1) << UInt64(lowBits) - 1
+    var (pending, have) = (UInt64(0), 0)
+    for v in values {
+      pending |= (UInt64(v) & mask) << UInt64(have)
+      have += lowBits
+      while have >= 8 {
+        w.u8(UInt8(truncatingIfNeeded: pending))
+        pending >>= 8
+        have -= 8
+      }
+    }
+    if have > 0 { w.u8(UInt8(truncatingIfNeeded: pending)) }
   }
 }
 

@@ -265,10 +265,10 @@ package enum IndexImageWriter {
     let near = NearListsWriter.serialize(
       heavy.map { $0..<($0 + 1) } + unionRanges, placeCount: source.count
     ) { range in
-      var out: [Int] = []
+      var out: [Int32] = []
       out.reserveCapacity(starts[3 * range.upperBound] - starts[3 * range.lowerBound])
       for p in entries[starts[3 * range.lowerBound]..<starts[3 * range.upperBound]] {
-        out.append(Int(position[Int(p)]))
+        out.append(position[Int(p)])
       }
       out.sortAndRemoveDuplicates()
       return out

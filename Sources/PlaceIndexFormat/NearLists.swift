@@ -156,25 +156,29 @@ package enum NearListsWriter {
 
   /// The section for `ranges` (tokens as `t..<t + 1` and unions' ranges, in any order);
   /// `positions` gives each range's GEO positions, ascending and each once, below
-  /// `placeCount`.
-  package static func serialize(
-    _ ranges: [Range<Int>], placeCount: Int, positions: (Range<Int>) -> [Int]
-  ) -> [UInt8] {
+  /// `placeCount`. The lists are written into the section's one buffer as they come.
+  package static func serialize<Positions: RandomAccessCollection>(
+    _ ranges: [Range<Int>], placeCount: Int, positions: (Range<Int>) -> Positions
+  ) -> [UInt8] where Positions.Element: BinaryInteger {
     let sorted = ranges.sorted {
       $0.lowerBound < $1.lowerBound
         || ($0.lowerBound == $1.lowerBound && $0.upperBound > $1.upperBound)
     }
-    var table = ByteWriter()
-    var data: [UInt8] = []
-    table.u32(UInt32(sorted.count))
-    for r in sorted {
+    var w = ByteWriter()
+    w.u32(UInt32(sorted.count))
+    // The entry table, filled in as each list is written after it.
+    w.append([UInt8](repeating: 0, count: NearLists.entrySize * sorted.count))
+    let dataStart = w.count
+    for (i, r) in sorted.enumerated() {
       let list = positions(r)
-      table.u32(UInt32(r.lowerBound))
-      table.u32(UInt32(r.upperBound))
-      table.u32(UInt32(list.count))
-      table.u32(UInt32(data.count))
-      data.append(contentsOf: EliasFanoWriter.encode(list, universe: placeCount))
+      w.set(
+        u32s: [
+          UInt32(r.lowerBound), UInt32(r.upperBound), UInt32(list.count),
+          UInt32(w.count - dataStart),
+        ],
+        at: 4 + NearLists.entrySize * i)
+      EliasFanoWriter.encode(list, universe: placeCount, into: &w)
     }
-    return table.bytes + data
+    return w.bytes
   }
 }
