@@ -244,10 +244,13 @@ extension LoadedIndex {
   private static func merged(_ found: [ScoredPlace], _ indexes: [LoadedIndex], limit: Int)
     throws(IndexFormatError) -> [ScoredPlace]
   {
+    // The element from PLACE IDS alone: no record is decoded for a tie-break.
     let keys = try found.map { (p) throws(IndexFormatError) -> (UInt16, UInt8, Int64) in
       let index = indexes[p.shard]
-      let e = try index.located { () throws(IndexFormatError) in try index.places.entry(p.rank) }
-      return (p.importance, e.osmKind, e.osmID)
+      let e = try index.located { () throws(IndexFormatError) in
+        try index.places.ids.element(p.rank)
+      }
+      return (p.importance, e.kind, e.id)
     }
     let order = found.indices.sorted { a, b in
       if found[a].score != found[b].score { return found[a].score > found[b].score }
