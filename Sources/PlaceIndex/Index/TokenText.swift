@@ -1,3 +1,4 @@
+import Foundation
 import PlaceIndexFormat
 
 /// Every token of an index's dictionary decoded into one buffer, for finding the tokens a word
@@ -10,6 +11,8 @@ struct TokenText: Sendable {
   private let bytes: [UInt8]
   /// Where token `id` starts in `bytes`.
   private let starts: [Int32]
+  /// How often each byte value occurs in `bytes`: a search looks for its needle's rarest byte.
+  private let frequency: [Int]
 
   /// Decodes every token of `dictionary`.
   init(_ dictionary: TokenDictionary) throws(IndexFormatError) {
@@ -25,42 +28,51 @@ struct TokenText: Sendable {
       bytes.append(contentsOf: token)
       bytes.append(0)
     }
+    var frequency = [Int](repeating: 0, count: 256)
+    for b in bytes { frequency[Int(b)] += 1 }
     self.bytes = bytes
     self.starts = starts
+    self.frequency = frequency
   }
 
   /// Ids of the tokens that hold `needle` past their first byte, in order, at most `limit`.
   ///
   /// The bytes are UTF-8: a needle starts with a lead byte, which no continuation byte
-  /// equals, so a match starts on a scalar boundary of its token, past its first letter.
+  /// equals, so a match starts on a scalar boundary of its token, past its first letter. The
+  /// scan jumps (memchr) from one place of the needle's rarest byte to the next, and checks the
+  /// needle around each.
   func tokens(holding needle: [UInt8], limit: Int) -> [Int] {
-    guard let first = needle.first, !needle.contains(0) else { return [] }
+    guard !needle.isEmpty, !needle.contains(0) else { return [] }
     let n = needle.count
+    // The needle's byte the text holds least often, and where in the needle it lies.
+    let k = needle.indices.min { frequency[Int(needle[$0])] < frequency[Int(needle[$1])] }!
+    let pivot = Int32(needle[k])
     var out: [Int] = []
     bytes.withUnsafeBufferPointer { b in
-      var i = 0
+      guard let base = b.baseAddress else { return }
+      var i = 0  // the next needle start to consider
       while i + n <= b.count && out.count < limit {
-        guard b[i] == first else {
-          i += 1
-          continue
-        }
-        var j = 1
-        while j < n && b[i + j] == needle[j] { j += 1 }
+        // The next place of the pivot byte at or after i + k.
+        guard let hit = memchr(base + i + k, pivot, b.count - (i + k)) else { return }
+        let start = UnsafeRawPointer(hit) - UnsafeRawPointer(base) - k
+        guard start + n <= b.count else { return }
+        var j = 0
+        while j < n && b[start + j] == needle[j] { j += 1 }
         guard j == n else {
-          i += 1
+          i = start + 1
           continue
         }
-        // The token that holds position i: the last one starting at or before it.
+        // The token that holds position start: the last one starting at or before it.
         var lo = 0
         var hi = starts.count
         while lo < hi {
           let mid = (lo + hi) >> 1
-          if Int(starts[mid]) <= i { lo = mid + 1 } else { hi = mid }
+          if Int(starts[mid]) <= start { lo = mid + 1 } else { hi = mid }
         }
         let id = lo - 1
-        guard i > Int(starts[id]) else {
+        guard start > Int(starts[id]) else {
           // At the token's start: it may still hold the needle further on.
-          i += 1
+          i = start + 1
           continue
         }
         out.append(id)
