@@ -83,6 +83,11 @@ enum QueryCommand {
     for (i, e) in explained.enumerated() {
       let p = e.suggestion
       print("\(i + 1). \(bold(p.fullText))  [\(p.placeID)] \(p.types.first ?? "")")
+      if let area = e.area {
+        print(
+          "   found inside the box of \(area.fullText.text) [\(area.placeID)] \(area.types.first ?? ""),"
+            + " which the query's other words name")
+      }
       print("   \(e.breakdown)")
       for c in e.collapsed {
         print(

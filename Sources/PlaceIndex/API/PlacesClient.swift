@@ -62,9 +62,14 @@ public final class PlacesClient: Sendable {
     if let code = try plusCodeSuggestion(request, typeFilter: typeFilter) {
       return [.place(code)]
     }
-    return try ranked(request, plan: plan, typeFilter: typeFilter).shown.map {
-      .place($0.suggestion)
+    var results = try ranked(request, plan: plan, typeFilter: typeFilter)
+    // No place carries every word: perhaps a kind of place near a named area.
+    if results.shown.allSatisfy({ $0.place.missing > 0 }),
+      let reading = try nearAreaReading(request, plan: plan, typeFilter: typeFilter)
+    {
+      results = reading.results
     }
+    return results.shown.map { .place($0.suggestion) }
   }
 
   /// Predictions for `request`, as the service's SDK delivers them.

@@ -235,6 +235,9 @@ package struct ExplainedSuggestion: Sendable {
   package var breakdown: ScoreBreakdown
   /// The places left out as duplicates of this one, with their scores in parts.
   package var collapsed: [(suggestion: AutocompletePlaceSuggestion, breakdown: ScoreBreakdown)]
+  /// The area the query was read as naming, when no place carried every word and the rest
+  /// was sought in it (``NearAreaReading``); the breakdown is then of the rest's words.
+  package var area: AutocompletePlaceSuggestion? = nil
 }
 
 extension PlacesClient {
@@ -244,10 +247,21 @@ extension PlacesClient {
     -> [ExplainedSuggestion]
   {
     let typeFilter = try validate(request)
-    let plan = QueryPlan(query: request.query, inputOffset: request.filter.inputOffset)
+    var plan = QueryPlan(query: request.query, inputOffset: request.filter.inputOffset)
     if plan.tokens.isEmpty { return [] }
     if try plusCodeSuggestion(request, typeFilter: typeFilter) != nil { return [] }
-    let results = try ranked(request, plan: plan, typeFilter: typeFilter)
+    var results = try ranked(request, plan: plan, typeFilter: typeFilter)
+    // As suggestions(for:) reads it: perhaps a kind of place near a named area.
+    var filter = request.filter
+    var area: AutocompletePlaceSuggestion? = nil
+    if results.shown.allSatisfy({ $0.place.missing > 0 }),
+      let reading = try nearAreaReading(request, plan: plan, typeFilter: typeFilter)
+    {
+      results = reading.results
+      plan = reading.plan
+      filter = reading.filter
+      area = reading.area
+    }
     let limit = results.searchLimit
     let words: [[ResolvedToken]]
     do throws(IndexFormatError) {
@@ -259,7 +273,7 @@ extension PlacesClient {
       let index = indexes[p.shard]
       do throws(IndexFormatError) {
         return try index.breakdown(
-          of: p, words: words[p.shard], plan: plan, filter: request.filter,
+          of: p, words: words[p.shard], plan: plan, filter: filter,
           typeFilter: typeFilter, limit: limit)
       } catch {
         throw .index(error, path: index.file.path)
@@ -270,7 +284,7 @@ extension PlacesClient {
       out.append(
         ExplainedSuggestion(
           suggestion: r.suggestion, score: r.place.score, breakdown: try parts(r.place),
-          collapsed: []))
+          collapsed: [], area: area))
     }
     for (r, into) in results.collapsed {
       out[into].collapsed.append((r.suggestion, try parts(r.place)))
