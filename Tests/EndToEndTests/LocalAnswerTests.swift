@@ -51,8 +51,20 @@ struct LocalAnswerTests {
       $0.types.first == "subway_station" && $0.primaryText.text == "Helsingin yliopisto"
     }
     #expect(stations.count == 1, "\(listing(s))")
+    // "Metro Helsingin yliopisto" (N189427137) is that station too: one subway station in all.
+    #expect(s.filter { $0.types.first == "subway_station" }.count == 1, "\(listing(s))")
     // Folding the station's nodes still leaves a full page: the search goes deeper.
     #expect(s.count == 5, "\(listing(s))")
+  }
+
+  @Test func theCentralStationComesBeforeTheTramStopBesideIt() throws {
+    // "rautatieasema" (railway station): the central station (N25389429, named "Helsinki",
+    // found by its other name) first; the tram stop "Rautatieasema (M)" (N25502085) beside it
+    // after it.
+    let s = try top(helsinki, "rautatieasema")
+    #expect(position("N25389429", s) == 1, "\(listing(s))")
+    let stop = try #require(position("N25502085", s), "\(listing(s))")
+    #expect(stop > 1)
   }
 
   @Test func aStationOfManyNodesIsShownOnce() throws {

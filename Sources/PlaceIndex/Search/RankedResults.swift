@@ -153,6 +153,13 @@ private struct Shown {
   /// is "delancey street essex street"), for stops and stations named after a place and for
   /// the nodes of one station (computed when compared).
   var baseName: String { Shown.baseName(suggestion.primaryText.text) }
+  /// ``baseName`` without the words that say "station" or "stop" (``Ranking/stationWords``):
+  /// "Metro Helsingin yliopisto" is the station "Helsingin yliopisto".
+  var stationName: String {
+    let words = baseName.split(separator: " ")
+    let kept = words.filter { !Ranking.stationWords.contains(String($0)) }
+    return (kept.isEmpty ? words : kept).joined(separator: " ")
+  }
 
   init(place: ScoredPlace, suggestion: AutocompletePlaceSuggestion, key: String) {
     self.place = place
@@ -174,7 +181,7 @@ private struct Shown {
   /// Whether `other`, found after this, is the same thing (``Ranking/areDuplicates``): the
   /// same name and type close by; a station's nodes; a shop mapped twice at one address.
   func isDuplicate(of other: Shown) -> Bool {
-    if isTransit && other.isTransit && baseName == other.baseName {
+    if isTransit && other.isTransit && stationName == other.stationName {
       return point.distance(to: other.point) < Ranking.stationRadius(type == other.type)
     }
     guard key == other.key else { return false }
@@ -215,12 +222,19 @@ private struct Peek {
   }
 
   /// Whether this is shown after `other`, found after it: a stop or station after the place
-  /// it is named after (``Ranking/namedAfterRadius``); a neighbourhood after the point of
+  /// it is named after (``Ranking/namedAfterRadius``); a stop after a station beside it
+  /// (``Ranking/stopTypes``); a neighbourhood after the point of
   /// interest of its name that it lies around (a castle's grounds, ``Ranking/groundsRadius``).
   func comesAfter(_ other: Peek) -> Bool {
     if isTransit {
-      return !other.isTransit && baseName == other.baseName
-        && point.distance(to: other.point) < Ranking.namedAfterRadius
+      let distance = point.distance(to: other.point)
+      // A stop after the station beside it.
+      if Ranking.stopTypes.contains(type), other.isTransit, !Ranking.stopTypes.contains(other.type),
+        other.type != "ferry_terminal"
+      {
+        return distance < Ranking.stopNearStationRadius
+      }
+      return !other.isTransit && baseName == other.baseName && distance < Ranking.namedAfterRadius
     }
     return type == "neighborhood" && key == other.key && other.isEstablishment
       && point.distance(to: other.point) < Ranking.groundsRadius

@@ -233,6 +233,21 @@ enum Ranking {
     "light_rail_station", "transit_station", "ferry_terminal",
   ]
 
+  /// The stops among ``transitTypes``: one found with a station (any other transit type but a
+  /// ferry terminal) closer than ``stopNearStationRadius`` is shown after it, whatever their
+  /// names ("Rautatieasema (M)", the tram stop, after the central station named "Helsinki").
+  static let stopTypes: Set<String> = ["bus_stop", "tram_stop", "transit_stop"]
+  /// See ``stopTypes``.
+  static let stopNearStationRadius = 400.0
+
+  /// Words that say "a station" or "a stop" in a stop's or station's name ("Metro Helsingin
+  /// yliopisto", "Bahnhof Schaan"), folded: two of them close together whose names are the
+  /// same without these words are one station (``stationRadius(_:)``).
+  static let stationWords: Set<String> = [
+    "metro", "subway", "station", "stop", "tram", "bus", "asema", "metroasema", "pysakki",
+    "bahnhof", "haltestelle", "hbf", "gare", "stazione", "estacion", "estacao", "mrt", "lrt",
+  ]
+
   /// How far, in meters, a place may lie from a stop or station named like it for the stop to
   /// be named after it.
   static let namedAfterRadius = 2_000.0
