@@ -57,6 +57,16 @@ struct LocalAnswerTests {
     #expect(s.count == 5, "\(listing(s))")
   }
 
+  @Test func aStreetComesBeforeTheStationsNamedAfterItsCorners() throws {
+    // "houston st": East Houston Street (W23) first; the subway stations "1 Avenue & Houston
+    // St" (N10178) and "Allen St & Houston St" (N10179) after it.
+    let s = try top(manhattan, "houston st")
+    #expect(position("W23", s) == 1, "\(listing(s))")
+    for station in ["N10178", "N10179"] {
+      if let p = position(station, s) { #expect(p > 1) }
+    }
+  }
+
   @Test func theCentralStationComesBeforeTheTramStopBesideIt() throws {
     // "rautatieasema" (railway station): the central station (N25389429, named "Helsinki",
     // found by its other name) first; the tram stop "Rautatieasema (M)" (N25502085) beside it

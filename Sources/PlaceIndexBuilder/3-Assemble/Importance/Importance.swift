@@ -11,9 +11,11 @@ import Foundation
 ///   from its vocabulary group:
 ///   country 32 000 > administrative_area_level_1 28 000 > administrative_area_level_2 25 000 >
 ///   locality 22 000 > administrative_area_level_3..7, international airport 20 000 >
-///   airport 18 000 > train station 16 000 > sublocality, subway/light-rail station 14 000 >
-///   other geographical areas 12 000 (postal codes, colloquial areas), bus/ferry station 12 000 >
-///   neighborhood 11 000 > route 10 500 > culture 10 000, natural features 10 000 > places of
+///   airport 18 000 > train station 16 000 > sublocality 14 000 > other geographical areas 12 000
+///   (postal codes, colloquial areas), bus/ferry station 12 000 > neighborhood 11 000 > route
+///   10 500 > subway/light-rail station 10 400 (as in Nominatim, a street ranks above a station
+///   named after its corner: "houston st" is East Houston Street before "1 Avenue & Houston St")
+///   > culture 10 000, natural features 10 000 > places of
 ///   worship, government, education, entertainment and recreation 9 000 > health, lodging,
 ///   sports, other transportation 8 000 > food and drink, shopping, finance 7 000 > services,
 ///   automotive 6 500 > business 6 000 > facilities, housing 5 000 > intersection 4 000 >
@@ -139,8 +141,8 @@ public enum Importance {
     "sublocality_level_3": 13_000,
     "sublocality_level_4": 12_500,
     "sublocality_level_5": 12_000,
-    "subway_station": 14_000,
-    "light_rail_station": 14_000,
+    "subway_station": 10_400,
+    "light_rail_station": 10_400,
     "bus_station": 12_000,
     "ferry_terminal": 12_000,
     "neighborhood": 11_000,
