@@ -67,6 +67,24 @@ struct LocalAnswerTests {
     }
   }
 
+  @Test func aBiasCircleMovesAQueryForAKindOfPlace() throws {
+    // "hotel" with a 500 m circle at Hakaniemi: the three hotels inside it, Scandic Hakaniemi
+    // (N701305091, 82 m), Scandic Paasi (N1930869351, 176 m) and Hilton Strand (N55211772,
+    // 207 m), none named "Hotel", come before the hotels named so 700 m and more away.
+    let center = Coordinate(latitude: 60.1790, longitude: 24.9510)
+    let f = AutocompleteFilter(
+      coordinateRegionBias: .circle(center: center, radiusMeters: 500))
+    let s = try top(helsinki, "hotel", f)
+    for id in ["N701305091", "N1930869351", "N55211772"] {
+      let p = position(id, s)
+      #expect(p != nil && p! <= 3, "\(id): \(listing(s))")
+    }
+    // Without the circle they are not in the top 5: the names win there.
+    let plain = try top(helsinki, "hotel")
+    #expect(plain.count == 5)
+    #expect(!plain.contains { $0.placeID == "N701305091" }, "\(listing(plain))")
+  }
+
   @Test func theCentralStationComesBeforeTheTramStopBesideIt() throws {
     // "rautatieasema" (railway station): the central station (N25389429, named "Helsinki",
     // found by its other name) first; the tram stop "Rautatieasema (M)" (N25502085) beside it

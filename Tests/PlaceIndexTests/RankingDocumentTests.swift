@@ -20,7 +20,7 @@ import Testing
       "\(W.importance) × the place's importance",
       "\(W.nearness) × exp(−distance / \(Int(W.nearnessScale / 1000)) km)",
       "\(W.localNearness) × exp(−distance / \(Int(W.localNearnessScale / 1000)) km)",
-      "gets the full \(W.maxNearness)",
+      "gets the full \(W.maxNearness) and \(W.insideBias) more",
       "earns it from \(Ranking.wholeNameMinimum) letters on",
       "earns \(W.typoShare) of the whole-name bonus",
       "shorter than \(W.exactFromLetters) letters, counts as a prefix",

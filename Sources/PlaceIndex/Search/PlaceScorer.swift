@@ -27,7 +27,7 @@ struct PlaceScorer {
   /// The best text score of a place whose name carries no typed word whole: every word a
   /// prefix of a name word, the coverage, the whole-name bonus.
   let maxTextOfPrefixes: Double
-  /// The best geo score: the full nearness bonus when there is a focus.
+  /// The best geo score: ``Ranking/mostNearness(_:)`` of the filter.
   let maxGeo: Double
   /// The whole-name bonus that ``maxText`` holds (0 when no place can earn it in this pass).
   private let wholeNameBonus: Double
@@ -107,7 +107,7 @@ struct PlaceScorer {
       maxPrefixText = maxText
       maxContextText = maxText
     }
-    maxGeo = context.focus == nil ? 0 : W.maxNearness
+    maxGeo = context.focus == nil ? 0 : W.mostNearness(context.filter)
     decoded = try index.decodedContexts.view
     sharedTerms = try index.sharedTerms
     toldWord = candidates.mergesOneWord ? drivers[0] : nil

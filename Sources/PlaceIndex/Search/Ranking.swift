@@ -70,8 +70,22 @@ enum Ranking {
   static let localNearness = 3.0
   /// Distance, in meters, at which the local nearness bonus falls to 1/e of its maximum.
   static let localNearnessScale = 2_000.0
-  /// The nearness bonus at the focus, and everywhere inside a bias region: both parts whole.
+  /// The nearness bonus at the focus: both parts whole.
   static let maxNearness = nearness + localNearness
+  /// What a place inside a bias region earns beyond ``maxNearness``: the region says where
+  /// the user looks, so a hotel there found by its kind alone ("hotel": a context word, 1.2)
+  /// comes before hotels named "Hotel …" a few hundred meters outside it (3.75 for the name,
+  /// less nearness). Not so much that a place inside found by a context word passes one named
+  /// by every typed word outside (a rule below).
+  static let insideBias = 1.5
+  /// The nearness bonus everywhere inside a bias region.
+  static let biasNearness = maxNearness + insideBias
+
+  /// The most nearness any place can earn with `filter`: ``biasNearness`` with a bias region,
+  /// else ``maxNearness`` with an origin, else 0.
+  static func mostNearness(_ filter: AutocompleteFilter) -> Double {
+    filter.coordinateRegionBias != nil ? biasNearness : filter.origin != nil ? maxNearness : 0
+  }
 
   /// The nearness bonus of a place `distance` meters from the focus: both parts, falling
   /// with the distance (every bound of the search takes it at the least distance a place can
@@ -273,7 +287,7 @@ enum Ranking {
 
   /// The best score a full match of `words` typed words can reach.
   static func bestScore(words: Int) -> Double {
-    Double(words) * nameExact + coverage + wholeName + importance + maxNearness
+    Double(words) * nameExact + coverage + wholeName + importance + biasNearness
   }
 
   /// The rules the settings keep, each with whether it holds; ``violations`` names the broken
@@ -284,7 +298,7 @@ enum Ranking {
         "every weight is positive",
         [
           nameExact, namePrefix, contextExact, contextPrefix, wholeName, coverage, importance,
-          nearness, nearnessScale, localNearness, localNearnessScale, relaxedPenalty,
+          nearness, nearnessScale, localNearness, localNearnessScale, insideBias, relaxedPenalty,
         ].allSatisfy { $0 > 0 }
       ),
       (
@@ -317,6 +331,11 @@ enum Ranking {
           + " than two (one edit of two, the first kept, matches every word of the first)",
         syllableTypoOneEditFrom > 2 && syllableTypoOneEditFrom < typoOneEditFrom
           && syllableTypoTwoEditsFrom < typoTwoEditsFrom
+      ),
+      (
+        "inside a bias region a place found by a context word gains on those outside, but does"
+          + " not pass a one-word name typed whole at the region's edge",
+        insideBias > 0 && contextExact + insideBias < nameExact + coverage + wholeName
       ),
       (
         "the local nearness falls faster than the regional one",

@@ -3,13 +3,13 @@ import PlaceCore
 import PlaceIndexFormat
 
 extension LoadedIndex {
-  /// The nearness score of a place at `point` (the full bonus inside the bias region, else
+  /// The nearness score of a place at `point` (``Ranking/biasNearness`` inside the bias region, else
   /// falling with the distance from the focus) and its distance from the origin, if any.
   @inline(__always)
   func geoScore(_ point: Coordinate, context: SearchContext) -> (Double, distance: Double?) {
     let distance = context.filter.origin.map { $0.distance(to: point) }
     if let bias = context.filter.coordinateRegionBias, bias.contains(point) {
-      return (Ranking.maxNearness, distance)
+      return (Ranking.biasNearness, distance)
     }
     guard let focus = context.focus else { return (0, distance) }
     let d = distance ?? focus.distance(to: point)

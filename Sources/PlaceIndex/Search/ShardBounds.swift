@@ -86,11 +86,11 @@ struct ShardExtent: Sendable {
     return Ranking.score(text: text, importance: importance, geo: bestGeo(context))
   }
 
-  /// The most geo score a place of the box can earn with `context`'s focus: the full bonus
+  /// The most geo score a place of the box can earn with `context`'s focus: the bias bonus
   /// when the box may meet the bias region, else the nearness of its least distance.
   func bestGeo(_ context: SearchContext) -> Double {
     guard let focus = context.focus, !isEmpty else { return 0 }
-    if let bias = context.filter.coordinateRegionBias, mayMeet(bias) { return Ranking.maxNearness }
+    if let bias = context.filter.coordinateRegionBias, mayMeet(bias) { return Ranking.biasNearness }
     return Ranking.nearness(distance: leastDistance(from: focus))
   }
 }
