@@ -185,18 +185,23 @@ struct PostingsMerger {
   /// Reads window `w`: every list waiting in it gives its places up to the window's end, then
   /// waits in the window of its next place.
   private mutating func fill(_ w: Int) throws(IndexFormatError) {
-    let end = windows!.start(w)
-    var c = windows!.take(w)
+    // The windows out of the optional while the lists are read into them: a place's slot is
+    // then written through a local, without the optional's unwrapping and storage checks on
+    // every place (a tenth of a search of three one-letter words, "U P 1", at 200x).
+    guard var windows = windows.take() else { return }
+    defer { self.windows = windows }
+    let end = windows.start(w)
+    var c = windows.take(w)
     while c >= 0 {
-      let following = Int(windows!.after[c])
+      let following = Int(windows.after[c])
       if !dropped(c) {
         let found = bits[c].rawValue
-        var value: Int? = windows!.heads[c]
+        var value: Int? = windows.heads[c]
         while let v = value, v < end {
-          windows!.window.add(v, found)
+          windows.window.add(v, found)
           value = try cursors[c].next()
         }
-        if let value { windows!.wait(c, at: value) }
+        if let value { windows.wait(c, at: value) }
       }
       c = following
     }
