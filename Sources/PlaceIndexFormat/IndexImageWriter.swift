@@ -1,3 +1,5 @@
+import PlaceCore
+
 /// Everything an index holds, as the builder hands it over.
 package struct IndexContent: Sendable {
   /// Places in rank order (most important first).
@@ -46,6 +48,12 @@ package protocol IndexPlaceSource {
   func terms(_ i: Int) -> (name: [String], alternative: [String], context: [String])
   /// Whether place `i`'s record lists alternative names.
   func hasNames(_ i: Int) -> Bool
+  /// The first word of place `i`'s primary text, folded as a query's words are (NAME STARTS).
+  func firstWord(_ i: Int) -> String?
+}
+
+extension IndexPlaceSource {
+  package func firstWord(_ i: Int) -> String? { Tokenizer.firstToken(record(i).primaryText) }
 }
 
 /// The records of a source in rank order, their type lists renumbered, as the section writers
@@ -131,10 +139,11 @@ package enum IndexImageWriter {
     try file.add(.tokens, TokenDictionaryWriter.serialize(tokens))
     // Each place's position in GEO's order, which GEO and NEAR LISTS share.
     let geoOrder = GeoTableWriter.order((0..<count).lazy.map { source.numbers($0) })
-    let (postingsBytes, termsBytes, unionsBytes, nearBytes) = postings(
+    let (postingsBytes, termsBytes, unionsBytes, nearBytes, startsBytes) = postings(
       source, tokens: tokens, geoOrder: geoOrder)
     try file.add(.postings, postingsBytes)
     try file.add(.terms, termsBytes)
+    try file.add(.nameStarts, startsBytes)
     try file.add(.prefixUnions, unionsBytes)
     try file.add(.nearLists, nearBytes)
     // Type lists, the most used first: small ids, and the four most used share a byte with a
@@ -200,7 +209,7 @@ package enum IndexImageWriter {
   /// LISTS: the GEO positions (`geoOrder`: the ranks in GEO's order) of the places of each
   /// token of many places and of each union.
   static func postings(_ source: some IndexPlaceSource, tokens: [String], geoOrder: [Int]) -> (
-    postings: [UInt8], terms: [UInt8], unions: [UInt8], near: [UInt8]
+    postings: [UInt8], terms: [UInt8], unions: [UInt8], near: [UInt8], nameStarts: [UInt8]
   ) {
     var tokenID: [String: Int] = [:]
     tokenID.reserveCapacity(tokens.count)
@@ -218,7 +227,7 @@ package enum IndexImageWriter {
     // starts[3t + part] is where list (t, part) begins in `entries`.
     var starts = [Int](repeating: 0, count: 3 * tokens.count + 1)
     // A name's tokens that start with a digit (a housenumber) are its own in TERMS.
-    let own = tokens.map { $0.utf8.first.map { $0 &- 0x30 < 10 } ?? false }
+    let own = tokens.map { TermListsWriter.isOwn($0.utf8) }
     var terms = TermListsWriter { own[$0] }
     for p in 0..<source.count {
       let (ids, altIDs, contextIDs) = lists(p)
@@ -230,9 +239,14 @@ package enum IndexImageWriter {
     for k in starts.indices.dropFirst() { starts[k] += starts[k - 1] }
     var next = starts
     var entries = [UInt32](repeating: 0, count: starts[starts.count - 1])
+    // NAME STARTS: where each name's first word lies among its tokens in TERMS.
+    var nameStarts = [UInt8](repeating: UInt8(NameStarts.none), count: source.count)
     for p in 0..<source.count {
       let (ids, altIDs, contextIDs) = lists(p)
-      terms.append(name: ids.sorted(), alternative: altIDs.sorted(), context: contextIDs.sorted())
+      let position = terms.append(
+        name: ids.sorted(), alternative: altIDs.sorted(), context: contextIDs.sorted(),
+        firstWord: source.firstWord(p).flatMap { tokenID[$0] })
+      if let position, position < NameStarts.none { nameStarts[p] = UInt8(position) }
       for t in ids {
         entries[next[3 * t]] = UInt32(p)
         next[3 * t] += 1
@@ -273,6 +287,6 @@ package enum IndexImageWriter {
       out.sortAndRemoveDuplicates()
       return out
     }
-    return (postings, terms.bytes, unions, near)
+    return (postings, terms.bytes, unions, near, PlaceNibbles.serialize(nameStarts))
   }
 }

@@ -1,11 +1,11 @@
-// The PlaceIndex file layout, version 7.2. docs/FORMAT.md has the full description; this is the
+// The PlaceIndex file layout, version 7.3. docs/FORMAT.md has the full description; this is the
 // summary next to the code that implements it. All integers are little-endian; all offsets are
 // from the start of the file; every section starts on an 8-byte boundary.
 //
 //   offset  size  field
 //   0       8     magic: 89 50 4C 49 44 58 0D 0A  ("\x89PLIDX\r\n")
 //   8       2     format major version (7)
-//   10      2     format minor version (2)
+//   10      2     format minor version (3)
 //   12      4     flags (0; reserved)
 //   16      8     file length in bytes
 //   24      4     section count N
@@ -28,7 +28,7 @@ package enum IndexLayout {
   /// The major version this code reads and writes; another major version is refused.
   package static let majorVersion: UInt16 = 7
   /// The minor version this code writes; a reader accepts every minor version of its major.
-  package static let minorVersion: UInt16 = 2
+  package static let minorVersion: UInt16 = 3
   /// Header size in bytes.
   package static let headerSize = 64
   /// Section table entry size in bytes.
@@ -83,6 +83,9 @@ package enum SectionKind: UInt32, Sendable, CaseIterable {
   case nearLists = 16
   /// Each place's primary name's word count, 4 bits a place (since 7.2).
   case nameWords = 17
+  /// Where each place's primary name's first word lies among its name tokens in TERMS, 4 bits
+  /// a place (since 7.3).
+  case nameStarts = 18
 
   /// The section's name in messages.
   package var name: String {
@@ -104,6 +107,7 @@ package enum SectionKind: UInt32, Sendable, CaseIterable {
     case .prefixUnions: "PREFIX UNIONS"
     case .nearLists: "NEAR LISTS"
     case .nameWords: "NAME WORDS"
+    case .nameStarts: "NAME STARTS"
     }
   }
 

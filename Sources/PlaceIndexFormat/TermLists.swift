@@ -68,6 +68,19 @@ package struct PlaceTermRefs: Sendable {
   /// Empty refs, to be filled by ``TermLists/refs(of:into:)``.
   package init() {}
 
+  /// The name token at `position` in the order TERMS lists them (the shared name list's, then
+  /// the own ones), with the shared lists in `shared`; nil past them.
+  @inline(__always)
+  package func nameToken(at position: Int, shared: SharedTermLists) -> Int? {
+    var p = position
+    if sharedName >= 0 && sharedName + 1 < shared.starts.count {
+      let (start, end) = (Int(shared.starts[sharedName]), Int(shared.starts[sharedName + 1]))
+      if p < end - start { return Int(shared.tokens[start + p]) }
+      p -= end - start
+    }
+    return p < nameEnd ? Int(own[p]) : nil
+  }
+
   /// The part of the own token at `i`.
   @inline(__always)
   package func part(at i: Int) -> PostingsPart {
@@ -280,6 +293,10 @@ package struct TermListsWriter {
   package static let commonFrom = 64
   /// Whether a token is a name's own, never shared (it starts with a digit: a housenumber).
   private let isOwn: (Int) -> Bool
+  /// The builder's rule for ``isOwn``: a token that starts with a digit (a housenumber).
+  package static func isOwn(_ token: some Collection<UInt8>) -> Bool {
+    token.first.map { $0 &- 0x30 < 10 } ?? false
+  }
   /// ``commonFrom``, or another threshold (tests).
   private let commonFrom: Int
   /// How many places' names share each list of tokens.
@@ -305,13 +322,19 @@ package struct TermListsWriter {
     contextUses[context, default: 0] += 1
   }
 
-  /// Appends the next place's lists (each ascending, disjoint), counted before.
-  package mutating func append(name: [Int], alternative: [Int], context: [Int]) {
+  /// Appends the next place's lists (each ascending, disjoint), counted before; `firstWord` is
+  /// the token of its name's first word. Returns that token's position among the name's
+  /// tokens in the order the record lists them (NAME STARTS), nil when it is not one of them.
+  @discardableResult
+  package mutating func append(
+    name: [Int], alternative: [Int], context: [Int], firstWord: Int? = nil
+  ) -> Int? {
     if id.isEmpty { numberShared() }
     let common = name.filter { !isOwn($0) }
     // A name list that no other place has stays in the record.
     let sharedName = common.isEmpty ? nil : id[common]
     let own = sharedName == nil ? name : name.filter(isOwn)
+    let listed = sharedName == nil ? own : common + own
     let (base, rest) = split(context)
     let restID = rest.isEmpty ? nil : id[rest]
     let restKind = rest.isEmpty ? 0 : restID == nil ? 1 : 2
@@ -327,6 +350,7 @@ package struct TermListsWriter {
     w.varint(id[base]!)
     if let restID { w.varint(restID) }
     places.append(w.bytes)
+    return firstWord.flatMap { listed.firstIndex(of: $0) }
   }
 
   /// Splits the context lists into common and other tokens, numbers the lists that are

@@ -67,6 +67,27 @@ struct LocalAnswerTests {
     }
   }
 
+  @Test func aNameThatStartsWithTheTypedWordComesBeforeOneThatHasItInside() throws {
+    // "Lönn" 100 m from Lönnrotinkatu 13: the street (W37142311) first, and its nearest
+    // addresses 16 and 15 (N311746594, N311747737, 250-260 m) in the top 5, before the
+    // sculpture "Elias Lönnrot" (N60133671) and the hotel "Omenahotelli Lönnrotinkatu"
+    // (N648249324), whose names only carry the word.
+    let near = AutocompleteFilter(origin: Coordinate(latitude: 60.166395, longitude: 24.931496))
+    let s = try top(helsinki, "Lönn", near)
+    #expect(position("W37142311", s) == 1, "\(listing(s))")
+    for id in ["N311746594", "N311747737"] {
+      #expect(position(id, s) != nil, "\(id): \(listing(s))")
+    }
+    for id in ["N60133671", "N648249324"] { #expect(position(id, s) == nil, "\(listing(s))") }
+    // "E" on East 2nd Street, Manhattan: East 3rd and 4th Street (W1801, W1800) in the top 5,
+    // the school "Lower East Side Preparatory High School" (R41) not.
+    let e = try top(
+      manhattan, "E",
+      AutocompleteFilter(origin: Coordinate(latitude: 40.721622, longitude: -73.983357)))
+    for id in ["W1801", "W1800"] { #expect(position(id, e) != nil, "\(id): \(listing(e))") }
+    #expect(position("R41", e) == nil, "\(listing(e))")
+  }
+
   @Test func aBiasCircleMovesAQueryForAKindOfPlace() throws {
     // "hotel" with a 500 m circle at Hakaniemi: the three hotels inside it, Scandic Hakaniemi
     // (N701305091, 82 m), Scandic Paasi (N1930869351, 176 m) and Hilton Strand (N55211772,

@@ -59,7 +59,7 @@ func open(_ content: IndexContent, path: String = "tiny.placeidx") throws -> Ind
     let b = tinyImage()
     #expect(Array(b[0..<8]) == [0x89, 0x50, 0x4C, 0x49, 0x44, 0x58, 0x0D, 0x0A])
     #expect(b[8] == 7 && b[9] == 0)  // major 7, little-endian
-    #expect(b[10] == 2 && b[11] == 0)  // minor 2
+    #expect(b[10] == 3 && b[11] == 0)  // minor 3
     let length = b[16..<24].enumerated().reduce(UInt64(0)) {
       $0 | UInt64($1.element) << (8 * UInt64($1.offset))
     }
@@ -238,7 +238,7 @@ func open(_ content: IndexContent, path: String = "tiny.placeidx") throws -> Ind
     b[8] = 3
     #expect(
       throws: IndexFormatError.unsupportedVersion(
-        path: "tiny.placeidx", expected: 7, got: 3, gotMinor: 2)
+        path: "tiny.placeidx", expected: 7, got: 3, gotMinor: IndexLayout.minorVersion)
     ) {
       try open(b)
     }

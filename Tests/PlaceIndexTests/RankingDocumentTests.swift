@@ -22,6 +22,7 @@ import Testing
       "\(W.localNearness) × exp(−distance / \(Int(W.localNearnessScale / 1000)) km)",
       "gets the full \(W.maxNearness) and \(W.insideBias) more",
       "earns it from \(Ranking.wholeNameMinimum) letters on",
+      "**Name start:** plus \(W.nameStart), in place of the whole-name bonus",
       "earns \(W.typoShare) of the whole-name bonus",
       "shorter than \(W.exactFromLetters) letters, counts as a prefix",
       "From \(W.typoOneEditFrom) letters on, a word also matches tokens within one edit",

@@ -281,12 +281,18 @@ struct WholeNameBonusTests {
     let token = ResolvedToken(
       range: 40..<50, exact: nil, typos: [], cost: 10, typedLength: typed)
     let score = try #require(
-      index.textScore(nameWordCount: 1, hits: [.range(.name)], [token], missing: 0))
+      index.textScore(
+        nameWordCount: 1, hits: [.range(.name)], [token], missing: 0, startsName: false))
     // The one word of the name matched: the full coverage.
     let expected =
       Ranking.namePrefix + Ranking.coverage
       + (bonus ? Ranking.wholeName : 0)
     #expect(score == expected)
+    // Shorter, a word that starts the name earns the name-start bonus in its place.
+    let started = try #require(
+      index.textScore(
+        nameWordCount: 1, hits: [.range(.name)], [token], missing: 0, startsName: true))
+    #expect(started == Ranking.namePrefix + Ranking.coverage + Ranking.wholeName)
     // Two words typed: the bonus does not wait for three letters.
     let second = ResolvedToken(range: 60..<61, exact: 60, typos: [], cost: 1, typedLength: 1)
     let two = try #require(
@@ -302,7 +308,8 @@ struct WholeNameBonusTests {
     let index = try LoadedIndex(path: try helsinkiSearchIndex.get())
     let word = ResolvedToken(range: 40..<50, exact: nil, typos: [], cost: 10, typedLength: 2)
     let score = try #require(
-      index.textScore(nameWordCount: 4, hits: [.range(.name)], [word], missing: 0))
+      index.textScore(
+        nameWordCount: 4, hits: [.range(.name)], [word], missing: 0, startsName: false))
     #expect(score == Ranking.namePrefix + Ranking.coverage / 4)
   }
 
@@ -343,11 +350,15 @@ struct SearchOracleTests {
     let context = SearchContext(filter: filter, typeFilter: .any, limit: limit)
     var all: [ScoredPlace] = []
     var entry = PlaceMatch()
+    var terms = PlaceTermRefs()
+    let shared = try index.sharedTerms
     for rank in 0..<index.places.count {
       try index.places.match(rank, into: &entry)
+      try index.terms.refs(of: rank, into: &terms)
       guard
         let text = index.textScore(
-          nameWordCount: entry.nameWordCount, hits: maps.map { $0[rank] }, resolved, missing: 0)
+          nameWordCount: entry.nameWordCount, hits: maps.map { $0[rank] }, resolved, missing: 0,
+          startsName: index.startsName(rank, with: resolved[0], terms: terms, shared: shared))
       else { continue }
       let point = Coordinate(
         latitude: Double(entry.latitudeE7) / 1e7, longitude: Double(entry.longitudeE7) / 1e7)

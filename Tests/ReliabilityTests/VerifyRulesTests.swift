@@ -262,7 +262,10 @@ struct VerifyRulesTests {
     let file = try IndexFile(bytes: MappedBytes(copying: FuzzHarness.sampleIndexBytes), path: "s")
     let (s, b) = try file.requiredBytes(.terms)
     let (_, tb) = try file.requiredBytes(.tokens)
-    let tokenCount = try TokenDictionary(tb, fileOffset: 0).count
+    let dictionary = try TokenDictionary(tb, fileOffset: 0)
+    let tokenCount = dictionary.count
+    // The builder's split of a name's tokens (shared, or its own), which NAME STARTS counts in.
+    let own = try (0..<tokenCount).map { TermListsWriter.isOwn(try dictionary.tokenBytes($0)) }
     let placeCount = FuzzHarness.sampleClient.indexes[0].placeCount
     let table = try TermLists(
       b, fileOffset: s.offset, placeCount: placeCount, tokenCount: tokenCount)
@@ -278,7 +281,7 @@ struct VerifyRulesTests {
       change(rank, &parts)
       lists.append(parts)
     }
-    var w = TermListsWriter(isOwn: { _ in false })
+    var w = TermListsWriter(isOwn: { own[$0] })
     for l in lists { w.count(name: l[0], context: l[2]) }
     for l in lists { w.append(name: l[0], alternative: l[1], context: l[2]) }
     let section = w.bytes

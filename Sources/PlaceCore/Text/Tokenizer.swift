@@ -17,6 +17,16 @@ public enum Tokenizer {
     tokens(in: Array(text.unicodeScalars))
   }
 
+  /// The first token of `text`, folded as ``tokens(_:)`` folds it; nil when it has none.
+  public static func firstToken(_ text: String) -> String? {
+    let scalars = Array(text.unicodeScalars)
+    for span in spans(in: scalars) {
+      let folded = TextNormalizer.fold(scalars[span], wordOnly: true)
+      if !folded.scalars.isEmpty { return folded.string }
+    }
+    return nil
+  }
+
   /// The tokens of a text given as its scalars.
   static func tokens(in scalars: [Unicode.Scalar]) -> [TextToken] {
     var tokens: [TextToken] = []

@@ -21,6 +21,10 @@ public final class LoadedIndex: Sendable {
   /// Each place's name's word count, which a search scores a place's coverage with before it
   /// reads its record; nil in files before format 7.2.
   let nameWords: NameWords?
+  /// Where each place's name's first word lies among its name tokens, which a search tells
+  /// the name-start bonus by before it reads the record; nil in files before format 7.3 (their
+  /// places earn no such bonus).
+  let nameStarts: NameStarts?
   /// Ways' and relations' bounding boxes; nil in files before format 6.1.
   let viewports: ViewportTable?
   let types: TypeTable
@@ -93,6 +97,9 @@ public final class LoadedIndex: Sendable {
       let placeCount = places.count
       nameWords = try file.section(.nameWords).map { (n) throws(IndexFormatError) in
         try NameWords(file.bytes(of: n), fileOffset: n.offset, placeCount: placeCount)
+      }
+      nameStarts = try file.section(.nameStarts).map { (n) throws(IndexFormatError) in
+        try NameStarts(file.bytes(of: n), fileOffset: n.offset, placeCount: placeCount)
       }
       near =
         try file.section(.nearLists).map { (n) throws(IndexFormatError) in
@@ -265,6 +272,19 @@ public final class LoadedIndex: Sendable {
     try nameWords?.verify { (rank) throws(IndexFormatError) in
       try places.match(rank, into: &m)
       return m.nameWordCount
+    }
+    guard let nameStarts else { return }
+    let shared = try sharedTerms
+    var refs = PlaceTermRefs()
+    try nameStarts.verify { (rank) throws(IndexFormatError) in
+      let name = try strings.string(try places.entry(rank).primaryText)
+      guard let word = Tokenizer.firstToken(name), let token = try tokens.exactID(word) else {
+        return NameStarts.none
+      }
+      try terms.refs(of: rank, into: &refs)
+      var position = 0
+      while let t = refs.nameToken(at: position, shared: shared), t != token { position += 1 }
+      return refs.nameToken(at: position, shared: shared) == nil ? NameStarts.none : position
     }
   }
 

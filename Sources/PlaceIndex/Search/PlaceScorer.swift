@@ -79,8 +79,12 @@ struct PlaceScorer {
     self.resolved = resolved
     self.missing = missing
     self.context = context
-    let wholeName = missing == 0 && LoadedIndex.mayEarnWholeName(resolved)
-    let bonus = wholeName ? W.wholeName : 0
+    // The whole-name bonus, or in its place the name-start one.
+    let bonus =
+      missing > 0
+      ? 0
+      : LoadedIndex.mayEarnWholeName(resolved)
+        ? W.wholeName : index.nameStarts == nil ? 0 : W.nameStart
     wholeNameBonus = bonus
     let single = drivers.count == 1 ? drivers[0] : nil
     driver = single
@@ -258,6 +262,15 @@ struct PlaceScorer {
     return WordHits.of(resolved[i], in: terms, shared: sharedTerms)
   }
 
+  /// Whether place `rank`'s name starts with a match of the first typed word (NAME STARTS,
+  /// and the place's tokens).
+  @inline(__always)
+  private mutating func startsName(_ rank: Int) throws(IndexFormatError) -> Bool {
+    guard index.nameStarts != nil, let first = resolved.first else { return false }
+    try readTerms(rank)
+    return index.startsName(rank, with: first, terms: terms, shared: sharedTerms)
+  }
+
   /// Reads the tokens of place `rank`, unless they are the ones read last.
   @inline(__always)
   private mutating func readTerms(_ rank: Int) throws(IndexFormatError) {
@@ -359,9 +372,14 @@ struct PlaceScorer {
   private mutating func insert(
     _ rank: Int, importance: Double, geoBound: Double, into best: inout TopPlaces
   ) throws(IndexFormatError) {
+    // The text score with the name-start bonus if the place may earn it (known once its name
+    // is read, below), and without.
     guard
-      let text = index.textScore(
-        nameWordCount: entry.nameWordCount, hits: hits, resolved, missing: missing)
+      var text = index.textScore(
+        nameWordCount: entry.nameWordCount, hits: hits, resolved, missing: missing),
+      let plain = index.textScore(
+        nameWordCount: entry.nameWordCount, hits: hits, resolved, missing: missing,
+        startsName: false)
     else { return }
     // A tie with the worst place enters when it ranks before it (`insert` orders ties by rank).
     if best.excludes(
@@ -378,8 +396,18 @@ struct PlaceScorer {
       return
     }
     let (geo, distance) = index.geoScore(point, context: context)
+    if best.excludes(Ranking.score(text: text, importance: importance, geo: geo), ranksFrom: rank) {
+      return
+    }
+    // Only a place that enters with the bonus has its name read for its first word.
+    if text > plain, try !startsName(rank) {
+      text = plain
+      if best.excludes(Ranking.score(text: text, importance: importance, geo: geo), ranksFrom: rank)
+      {
+        return
+      }
+    }
     let score = Ranking.score(text: text, importance: importance, geo: geo)
-    if best.excludes(score, ranksFrom: rank) { return }
     best.insert(
       ScoredPlace(
         rank: rank, score: score, distance: distance,

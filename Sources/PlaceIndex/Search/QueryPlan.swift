@@ -53,6 +53,10 @@ struct ResolvedToken: Sendable {
   var infixOnly = false
   /// The part of ``cost`` that the prefix range holds.
   var rangeCost = 0
+  /// Whether the word is a whole token in another shard searched with this index, though not
+  /// in this one's dictionary: a name then starts with it only as that token, in every shard
+  /// (``LoadedIndex/startsName(_:with:terms:shared:)``), as in one index over all of them.
+  var wholeInAnotherShard = false
 
   /// Whether nothing can match this token.
   var isEmpty: Bool { range.isEmpty && typos.isEmpty }

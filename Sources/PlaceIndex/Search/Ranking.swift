@@ -37,6 +37,13 @@ enum Ranking {
   /// Every word of the name typed: "Restaurant Weinstube" is that place, not
   /// "Hotel Restaurant Weinstube".
   static let wholeName = 1.5
+  /// The typed words, all in the primary name, start it (its first word is a match of the
+  /// first typed word) without covering it: "Lönn" is the start of "Lönnrotinkatu 16" and
+  /// not of "Elias Lönnrot", "E" of "East 2nd Street" and not of "Lower East Side
+  /// Preparatory High School" (Photon's prefix field on the whole name). At most the
+  /// whole-name bonus, in whose place it is added, so that every bound that counts that
+  /// bonus holds it too.
+  static let nameStart = 1.5
   /// Letters a word still being typed (the last, with nothing after it) needs before it counts
   /// as a whole token: shorter, it counts as a prefix of the words it starts.
   static let exactFromLetters = 3
@@ -74,10 +81,10 @@ enum Ranking {
   static let maxNearness = nearness + localNearness
   /// What a place inside a bias region earns beyond ``maxNearness``: the region says where
   /// the user looks, so a hotel there found by its kind alone ("hotel": a context word, 1.2)
-  /// comes before hotels named "Hotel …" a few hundred meters outside it (3.75 for the name,
-  /// less nearness). Not so much that a place inside found by a context word passes one named
-  /// by every typed word outside (a rule below).
-  static let insideBias = 1.5
+  /// comes before hotels named "Hotel …" a few hundred meters outside it (5.25 for the name
+  /// and its start, less nearness). Not so much that a place inside found by a context word
+  /// passes one named by every typed word outside (a rule below).
+  static let insideBias = 3.0
   /// The nearness bonus everywhere inside a bias region.
   static let biasNearness = maxNearness + insideBias
 
@@ -336,6 +343,11 @@ enum Ranking {
         "inside a bias region a place found by a context word gains on those outside, but does"
           + " not pass a one-word name typed whole at the region's edge",
         insideBias > 0 && contextExact + insideBias < nameExact + coverage + wholeName
+      ),
+      (
+        "the name-start bonus counts, and no more than the whole-name bonus (which every bound"
+          + " counts in its place)",
+        nameStart > 0 && nameStart <= wholeName
       ),
       (
         "the local nearness falls faster than the regional one",

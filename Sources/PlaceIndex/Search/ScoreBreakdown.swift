@@ -25,6 +25,8 @@ package struct ScoreBreakdown: Sendable, Equatable, CustomStringConvertible {
   package var coverage = 0.0
   /// ``Ranking/wholeName`` when the typed words cover the whole name, else 0.
   package var wholeName = 0.0
+  /// ``Ranking/nameStart`` when the typed words start the name without covering it, else 0.
+  package var nameStart = 0.0
   /// ``Ranking/importance`` times the place's importance.
   package var importance = 0.0
   /// The nearness bonus (0 without an origin or bias).
@@ -34,7 +36,8 @@ package struct ScoreBreakdown: Sendable, Equatable, CustomStringConvertible {
 
   /// The sum of the parts: the score.
   package var total: Double {
-    words.reduce(0) { $0 + $1.points } + coverage + wholeName + importance + nearness - penalty
+    words.reduce(0) { $0 + $1.points } + coverage + (wholeName + nameStart) + importance + nearness
+      - penalty
   }
 
   package var description: String {
@@ -45,7 +48,7 @@ package struct ScoreBreakdown: Sendable, Equatable, CustomStringConvertible {
     }
     var parts = ["words \(f(words.reduce(0) { $0 + $1.points })) (\(w.joined(separator: "; ")))"]
     parts.append("coverage \(f(coverage))")
-    parts.append("whole name \(f(wholeName))")
+    parts.append(nameStart > 0 ? "name start \(f(nameStart))" : "whole name \(f(wholeName))")
     parts.append("importance \(f(importance))")
     parts.append("nearness \(f(nearness))")
     var line = "score \(f(total)) = " + parts.joined(separator: " + ")
@@ -98,8 +101,12 @@ extension LoadedIndex {
           points: share * part.weight(exact: exact)))
     }
     out.coverage = Self.coverage(inName: inName, nameWordCount: entry.nameWordCount)
-    if allInName && words.count >= entry.nameWordCount && Self.mayEarnWholeName(words) {
-      out.wholeName = Ranking.wholeName * leastShare
+    if allInName && place.missing == 0 {
+      if words.count >= entry.nameWordCount && Self.mayEarnWholeName(words) {
+        out.wholeName = Ranking.wholeName * leastShare
+      } else if startsName(place.rank, with: words[0], terms: terms, shared: shared) {
+        out.nameStart = Ranking.nameStart * leastShare
+      }
     }
     out.importance = Ranking.importance(stored: entry.importance)
     let context = SearchContext(filter: filter, typeFilter: typeFilter, limit: limit)

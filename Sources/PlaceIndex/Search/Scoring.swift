@@ -28,9 +28,12 @@ extension LoadedIndex {
   /// The text score of a place whose name has `nameWordCount` words, from where each
   /// resolved word lies in it (`hits`, one per word), or nil when it misses more than
   /// `missing` of them (exactly `missing`: fewer were scored by a stricter pass).
+  /// `startsName` says whether the name's first word is a match of the first typed word
+  /// (``Ranking/nameStart``); nil when not known yet, which counts it as true (a bound).
   @inline(__always)
   func textScore(
-    nameWordCount: Int, hits: [WordHits], _ resolved: [ResolvedToken], missing: Int
+    nameWordCount: Int, hits: [WordHits], _ resolved: [ResolvedToken], missing: Int,
+    startsName: Bool? = nil
   ) -> Double? {
     var words = 0.0
     var allInName = true
@@ -59,8 +62,11 @@ extension LoadedIndex {
     // them would get it.
     // A typo earns its share of it: a name typed as it is outranks one reached by a typo.
     let whole =
-      allInName && resolved.count >= nameWordCount && Self.mayEarnWholeName(resolved)
-      ? Ranking.wholeName * leastShare : 0
+      !allInName || missing > 0
+      ? 0
+      : resolved.count >= nameWordCount && Self.mayEarnWholeName(resolved)
+        ? Ranking.wholeName * leastShare
+        : startsName ?? true ? Ranking.nameStart * leastShare : 0
     return Ranking.text(
       words: words, coverage: Self.coverage(inName: inName, nameWordCount: nameWordCount),
       wholeName: whole)
@@ -106,5 +112,23 @@ extension PostingsPart {
     case .alternative: return W.alternativeName * (exact ? W.nameExact : W.namePrefix)
     case .context: return exact ? W.contextExact : W.contextPrefix
     }
+  }
+}
+
+extension LoadedIndex {
+  /// Whether the primary name of the place whose tokens are `terms` (at `rank`) starts with a
+  /// match of `word`, the first typed one: the token NAME STARTS names as its first word's is
+  /// the word's whole token when it has one ("east" starts "East 2nd Street", not "Eastern
+  /// Parkway"; "rautatieasema" not "Rautatieaseman Kauppakuja"), else in its prefix range or
+  /// one of its typo candidates. False without NAME STARTS.
+  @inline(__always)
+  func startsName(
+    _ rank: Int, with word: ResolvedToken, terms: PlaceTermRefs, shared: SharedTermLists
+  ) -> Bool {
+    guard let position = nameStarts?[rank],
+      let token = terms.nameToken(at: position, shared: shared)
+    else { return false }
+    if word.exact != nil || word.wholeInAnotherShard { return token == word.exact }
+    return word.range.contains(token) || word.typos.contains(token)
   }
 }

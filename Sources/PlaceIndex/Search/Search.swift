@@ -180,6 +180,12 @@ extension LoadedIndex {
       keys[i]?.infix = infix
     }
     for s in resolved.indices { shortWordAsPrefix(&resolved[s], plan) }
+    // A word that is a whole token in one shard is one in all of them (the name-start rule).
+    for i in tokens.indices where resolved.contains(where: { $0[i].exact != nil }) {
+      for s in resolved.indices where resolved[s][i].exact == nil {
+        resolved[s][i].wholeInAnotherShard = true
+      }
+    }
     return (resolved, keys)
   }
 
