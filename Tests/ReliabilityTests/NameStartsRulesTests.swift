@@ -62,15 +62,8 @@ struct NameStartsRulesTests {
 
   @Test("a file without the section answers, with no name-start bonus")
   func withoutTheSection() throws {
-    let file = try IndexFile(
-      bytes: MappedBytes(copying: FuzzHarness.sampleIndexBytes), path: "sample")
-    var writer = IndexFileWriter()
-    writer.dataTimestamp = file.dataTimestamp
-    writer.optionsHash = file.optionsHash
-    for s in file.sections where s.kind != SectionKind.nameStarts.rawValue {
-      writer.add(rawKind: s.kind, Array(file.bytes(of: s)))
-    }
-    let without = try PrefixUnionsRulesTests.open(writer.image())
+    let without = try PrefixUnionsRulesTests.open(
+      NameWordsRulesTests.withoutSection(.nameStarts))
     #expect(without.nameStarts == nil)
     try without.verifyFormat()
     let with = FuzzHarness.sampleClient.indexes[0]

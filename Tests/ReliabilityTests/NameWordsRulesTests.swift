@@ -33,14 +33,14 @@ struct NameWordsRulesTests {
     }
   }
 
-  /// The sample's bytes without its NAME WORDS section.
-  static func withoutSection() throws -> [UInt8] {
+  /// The sample's bytes without its section `kind` (as a file of the format before it).
+  static func withoutSection(_ kind: SectionKind = .nameWords) throws -> [UInt8] {
     let file = try IndexFile(
       bytes: MappedBytes(copying: FuzzHarness.sampleIndexBytes), path: "sample")
     var writer = IndexFileWriter()
     writer.dataTimestamp = file.dataTimestamp
     writer.optionsHash = file.optionsHash
-    for s in file.sections where s.kind != SectionKind.nameWords.rawValue {
+    for s in file.sections where s.kind != kind.rawValue {
       writer.add(rawKind: s.kind, Array(file.bytes(of: s)))
     }
     return writer.image()

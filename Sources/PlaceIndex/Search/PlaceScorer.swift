@@ -356,6 +356,15 @@ struct PlaceScorer {
         nameWordCount: nameWords[rank], hits: hits, resolved, missing: missing)
     {
       text = min(text, exact)
+      // And whether it earns the name-start bonus, from its tokens: a record is not read for a
+      // bonus the place lacks (the name of "Gemeinde Balzers" carries "balzers", not first).
+      if let plain = index.textScore(
+        nameWordCount: nameWords[rank], hits: hits, resolved, missing: missing,
+        startsName: false),
+        plain < text, try !startsName(rank)
+      {
+        text = plain
+      }
     }
     if best.excludes(
       Ranking.score(text: text, importance: importance, geo: geoBound), ranksFrom: rank)
