@@ -51,12 +51,15 @@ func placeSuggestions(_ client: PlacesClient, _ query: String) throws
     }
   }
 
-  /// A word of 4 letters gets no edit, however many bytes it takes: "Сбер" with a wrong
-  /// letter is not Сбербанк ("Сбкр" is 8 bytes, and a budget in bytes would allow one).
+  /// The edit budget counts letters, however many bytes they take: "Сбе" with a wrong letter
+  /// (3 letters, 6 bytes) is not Сбербанк, nor is "Сбкр" (4 letters: an edit on a whole
+  /// token only); "Сбкрб" (5) is its start within one edit.
   @Test func aShortWordGetsNoEditInAnyScript() throws {
     let client = try PlacesClient(indexPaths: [try scriptsIndex.get()])
     #expect(try placeSuggestions(client, "Сбер").first?.placeID == "N2")
+    #expect(try placeSuggestions(client, "Сбк").isEmpty)
     #expect(try placeSuggestions(client, "Сбкр").isEmpty)
+    #expect(try placeSuggestions(client, "Сбкрб").first?.placeID == "N2")
   }
 
   /// Highlight ranges count Unicode scalars of the displayed name.

@@ -16,7 +16,7 @@ import Testing
     #expect(Ranking.relaxedPenalty <= Ranking.bestScore(words: Ranking.relaxedOrderWords + 8))
   }
 
-  @Test(arguments: [(4, 0), (5, 1), (8, 1), (9, 2), (30, 2)])
+  @Test(arguments: [(3, 0), (4, 1), (5, 1), (8, 1), (9, 2), (30, 2)])
   func editsGrowWithTheWordLength(length: Int, edits: Int) {
     #expect(Ranking.allowedEdits(length: length) == edits)
   }

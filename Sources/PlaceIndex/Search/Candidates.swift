@@ -74,13 +74,17 @@ struct Candidates {
   /// Whether the drivers' words may lie in a name of the place `next()` returned last; false
   /// only when the postings say they lie in its context alone.
   var mayMatchName: Bool {
-    merger.map { !$0.hits.isDisjoint(with: .inName) } ?? true
+    // Through optional chaining: `merger.map` would copy the merger (its lists' cursors and
+    // windows) for every place.
+    guard let hits = merger?.hits else { return true }
+    return !hits.isDisjoint(with: .inName)
   }
 
   /// Whether the driver's word may lie in a name of that place as a whole token; false only
   /// when the postings say it does not.
   var mayMatchExactName: Bool {
-    merger.map { !$0.hits.isDisjoint(with: .exactInName) } ?? true
+    guard let hits = merger?.hits else { return true }
+    return !hits.isDisjoint(with: .exactInName)
   }
 }
 

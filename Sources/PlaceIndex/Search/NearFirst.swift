@@ -123,8 +123,11 @@ extension LoadedIndex {
       }
       // One place from the postings; when they end, every candidate was seen.
       guard let (rank, name, exactName, hits) = next else { return true }
-      next = try scorer.nextCandidate(&candidates).map {
-        ($0, candidates.mayMatchName, candidates.mayMatchExactName, candidates.hits)
+      // (Not through `Optional.map`: its closure would capture a copy of the candidates.)
+      if let r = try scorer.nextCandidate(&candidates) {
+        next = (r, candidates.mayMatchName, candidates.mayMatchExactName, candidates.hits)
+      } else {
+        next = nil
       }
       if !seen.contains(rank) {
         seen.insert(rank)

@@ -79,10 +79,25 @@ enum TypoDistance {
   /// The least Damerau–Levenshtein distance (adjacent transpositions count once) between
   /// `query` and any prefix of `word` (scalar values), or nil when it exceeds `limit`.
   static func prefixDistance(_ query: [UInt32], _ word: [UInt32], limit: Int) -> Int? {
+    distance(query, word, limit: limit, prefix: true)
+  }
+
+  /// The Damerau–Levenshtein distance between `query` and the whole of `word`, or nil when it
+  /// exceeds `limit`.
+  static func wholeDistance(_ query: [UInt32], _ word: [UInt32], limit: Int) -> Int? {
+    guard word.count <= query.count + limit else { return nil }
+    return distance(query, word, limit: limit, prefix: false)
+  }
+
+  /// ``prefixDistance(_:_:limit:)-(_,[UInt32],_)`` or, `prefix` false, the distance to the
+  /// whole word (at most `limit` scalars longer than `query`).
+  private static func distance(_ query: [UInt32], _ word: [UInt32], limit: Int, prefix: Bool)
+    -> Int?
+  {
     let m = query.count
     // Only the first m + limit scalars of the word can take part in a prefix match.
     let n = min(word.count, m + limit)
-    if m == 0 { return 0 }
+    if m == 0 { return prefix || n == 0 ? 0 : (n <= limit ? n : nil) }
     if n < m - limit || n == 0 { return nil }
     let width = n + 1
     return withUnsafeTemporaryAllocation(of: Int.self, capacity: 3 * width) { buffer in
@@ -106,8 +121,8 @@ enum TypoDistance {
         if rowMin > limit { return nil }
         (prev2, prev, cur) = (prev, cur, prev2)
       }
-      var best = prev[0]
-      for j in 1...n where prev[j] < best { best = prev[j] }
+      var best = prefix ? prev[0] : prev[n]
+      if prefix { for j in 1...n where prev[j] < best { best = prev[j] } }
       return best <= limit ? best : nil
     }
   }

@@ -120,14 +120,18 @@ enum Ranking {
 
   // MARK: Typos and words inside words
 
-  /// Edits allowed for a typed word of `length` letters (Unicode scalars): 1 from 5, 2 from 9.
+  /// Edits allowed for a typed word of `length` letters (Unicode scalars): 1 from 4, 2 from 9.
   static func allowedEdits(length: Int) -> Int {
     length >= typoTwoEditsFrom ? 2 : length >= typoOneEditFrom ? 1 : 0
   }
   /// Letters a word needs for one edit.
-  static let typoOneEditFrom = 5
+  static let typoOneEditFrom = 4
   /// Letters a word needs for two edits.
   static let typoTwoEditsFrom = 9
+  /// Letters a word needs before its edit may match the start of a longer token; shorter, it
+  /// matches whole tokens within the edit only ("noth" is "north", "roda" "road"; "schb" is
+  /// not the start of every token of "sch").
+  static let typoPrefixFrom = 5
 
   /// Edits allowed for a typed word given as its scalar values. A word written in syllables
   /// (every scalar Han, Kana or Hangul: ``isSyllable(_:)``) counts its characters as
@@ -330,8 +334,10 @@ enum Ranking {
         stationRadius(true) >= stationRadius(false) && namedAfterRadius > 0
       ),
       (
-        "two edits need a longer word than one, in letters and in syllables",
+        "two edits need a longer word than one, in letters and in syllables; an edit at the"
+          + " start of a longer token needs more letters than one on a whole token",
         typoTwoEditsFrom > typoOneEditFrom && syllableTypoTwoEditsFrom > syllableTypoOneEditFrom
+          && typoPrefixFrom > typoOneEditFrom && typoPrefixFrom <= typoTwoEditsFrom
       ),
       (
         "a word of syllables needs fewer of them than a word of letters needs letters, and more"
