@@ -7,20 +7,13 @@
 // name has no such token or it lies at position 15 or later.
 
 /// Where each place's name's first word lies among its name tokens in TERMS.
-package struct NameStarts: Sendable {
+package struct NameStarts: PlaceNibblesSection {
+  package static let sectionName: StaticString = "NAME STARTS"
   /// The value that says "not among the first 15 name tokens".
   package static let none = PlaceNibbles.most
-  let values: PlaceNibbles
-  /// Number of places.
-  package var count: Int { values.count }
+  package let values: PlaceNibbles
 
-  /// Reads the header and checks that the values fit; `placeCount` is PLACES' count.
-  package init(_ bytes: UnsafeRawBufferPointer, fileOffset: Int, placeCount: Int)
-    throws(IndexFormatError)
-  {
-    values = try PlaceNibbles(
-      bytes, section: "NAME STARTS", fileOffset: fileOffset, placeCount: placeCount)
-  }
+  package init(values: PlaceNibbles) { self.values = values }
 
   /// The position of place `rank`'s name's first word among its name tokens; nil for
   /// ``none``.
@@ -33,14 +26,8 @@ package struct NameStarts: Sendable {
   /// Checks every value against `position` (the place's first word's position, worked out
   /// from its record and its tokens, ``none`` when it has none).
   package func verify(_ position: (Int) throws(IndexFormatError) -> Int) throws(IndexFormatError) {
-    for rank in 0..<count {
-      let stored = values[rank]
-      let expected = min(try position(rank), Self.none)
-      guard stored == expected else {
-        throw values.fault(
-          "place \(rank): name start \(stored), its name's first word is at \(expected)",
-          rank: rank)
-      }
+    try verify(position) { rank, stored, expected in
+      "place \(rank): name start \(stored), its name's first word is at \(min(expected, Self.none))"
     }
   }
 }

@@ -4,20 +4,13 @@
 // PlaceNibbles.swift, each value min(nameWordCount, 15) (15: 15 words or more).
 
 /// Each place's primary name's word count, at most ``NameWords/atLeast``.
-package struct NameWords: Sendable {
+package struct NameWords: PlaceNibblesSection {
+  package static let sectionName: StaticString = "NAME WORDS"
   /// The value that stands for this many words or more.
   package static let atLeast = PlaceNibbles.most
-  let values: PlaceNibbles
-  /// Number of places.
-  package var count: Int { values.count }
+  package let values: PlaceNibbles
 
-  /// Reads the header and checks that the values fit; `placeCount` is PLACES' count.
-  package init(_ bytes: UnsafeRawBufferPointer, fileOffset: Int, placeCount: Int)
-    throws(IndexFormatError)
-  {
-    values = try PlaceNibbles(
-      bytes, section: "NAME WORDS", fileOffset: fileOffset, placeCount: placeCount)
-  }
+  package init(values: PlaceNibbles) { self.values = values }
 
   /// Place `rank`'s name's word count, ``atLeast`` for that many or more.
   @inline(__always)
@@ -25,13 +18,8 @@ package struct NameWords: Sendable {
 
   /// Checks every value against `wordCount` (PLACES' own, by rank).
   package func verify(_ wordCount: (Int) throws(IndexFormatError) -> Int) throws(IndexFormatError) {
-    for rank in 0..<count {
-      let stored = self[rank]
-      let words = try wordCount(rank)
-      guard stored == min(words, Self.atLeast) else {
-        throw values.fault(
-          "place \(rank): \(stored) name words, its record has \(words)", rank: rank)
-      }
+    try verify(wordCount) { rank, stored, words in
+      "place \(rank): \(stored) name words, its record has \(words)"
     }
   }
 }

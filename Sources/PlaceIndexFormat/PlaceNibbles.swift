@@ -57,3 +57,42 @@ package struct PlaceNibbles: @unchecked Sendable {
     return w.bytes
   }
 }
+
+/// A section whose values are ``PlaceNibbles`` (NAME WORDS, NAME STARTS): how it is opened
+/// and checked.
+package protocol PlaceNibblesSection: Sendable {
+  /// The section's name in messages.
+  static var sectionName: StaticString { get }
+  /// The values, one per place.
+  var values: PlaceNibbles { get }
+  init(values: PlaceNibbles)
+}
+
+extension PlaceNibblesSection {
+  /// Reads the header and checks that the values fit; `placeCount` is PLACES' count.
+  package init(_ bytes: UnsafeRawBufferPointer, fileOffset: Int, placeCount: Int)
+    throws(IndexFormatError)
+  {
+    self.init(
+      values: try PlaceNibbles(
+        bytes, section: Self.sectionName, fileOffset: fileOffset, placeCount: placeCount))
+  }
+
+  /// Number of places.
+  package var count: Int { values.count }
+
+  /// Checks every place's value against `expected` (by rank; what a value of 15 stands for
+  /// stands for everything from 15 on), with `fault` saying what differs.
+  package func verify(
+    _ expected: (Int) throws(IndexFormatError) -> Int,
+    fault: (_ rank: Int, _ stored: Int, _ expected: Int) -> String
+  ) throws(IndexFormatError) {
+    for rank in 0..<count {
+      let stored = values[rank]
+      let want = try expected(rank)
+      guard stored == min(max(want, 0), PlaceNibbles.most) else {
+        throw values.fault(fault(rank, stored, want), rank: rank)
+      }
+    }
+  }
+}
