@@ -262,6 +262,25 @@ struct PlaceScorer {
     return WordHits.of(resolved[i], in: terms, shared: sharedTerms)
   }
 
+  /// The text score of place `rank`, whose name has `nameWordCount` words, from the words'
+  /// ``hits``; with the name-start bonus only when the place earns it (its tokens are read for
+  /// that only when the bonus is at stake, and once: ``readTerms(_:)`` keeps them).
+  @inline(__always)
+  private mutating func knownText(_ rank: Int, nameWordCount: Int) throws(IndexFormatError)
+    -> Double?
+  {
+    guard
+      let bound = index.textScore(
+        nameWordCount: nameWordCount, hits: hits, resolved, missing: missing)
+    else { return nil }
+    guard
+      let plain = index.textScore(
+        nameWordCount: nameWordCount, hits: hits, resolved, missing: missing, startsName: false),
+      plain < bound
+    else { return bound }
+    return try startsName(rank) ? bound : plain
+  }
+
   /// Whether place `rank`'s name starts with a match of the first typed word (NAME STARTS,
   /// and the place's tokens).
   @inline(__always)
@@ -351,20 +370,12 @@ struct PlaceScorer {
     guard missed == missing else { return }
     // With its name's word count (NAME WORDS), the text score itself: exact up to 14 words,
     // at least the score beyond (the coverage only falls with more words).
+    // A record is not read for a name-start bonus the place's tokens deny (the name of
+    // "Gemeinde Balzers" carries "balzers", not first).
     if let nameWords = index.nameWords,
-      let exact = index.textScore(
-        nameWordCount: nameWords[rank], hits: hits, resolved, missing: missing)
+      let exact = try knownText(rank, nameWordCount: nameWords[rank])
     {
       text = min(text, exact)
-      // And whether it earns the name-start bonus, from its tokens: a record is not read for a
-      // bonus the place lacks (the name of "Gemeinde Balzers" carries "balzers", not first).
-      if let plain = index.textScore(
-        nameWordCount: nameWords[rank], hits: hits, resolved, missing: missing,
-        startsName: false),
-        plain < text, try !startsName(rank)
-      {
-        text = plain
-      }
     }
     if best.excludes(
       Ranking.score(text: text, importance: importance, geo: geoBound), ranksFrom: rank)
@@ -381,15 +392,7 @@ struct PlaceScorer {
   private mutating func insert(
     _ rank: Int, importance: Double, geoBound: Double, into best: inout TopPlaces
   ) throws(IndexFormatError) {
-    // The text score with the name-start bonus if the place may earn it (known once its name
-    // is read, below), and without.
-    guard
-      var text = index.textScore(
-        nameWordCount: entry.nameWordCount, hits: hits, resolved, missing: missing),
-      let plain = index.textScore(
-        nameWordCount: entry.nameWordCount, hits: hits, resolved, missing: missing,
-        startsName: false)
-    else { return }
+    guard let text = try knownText(rank, nameWordCount: entry.nameWordCount) else { return }
     // A tie with the worst place enters when it ranks before it (`insert` orders ties by rank).
     if best.excludes(
       Ranking.score(text: text, importance: importance, geo: geoBound), ranksFrom: rank)
@@ -405,18 +408,8 @@ struct PlaceScorer {
       return
     }
     let (geo, distance) = index.geoScore(point, context: context)
-    if best.excludes(Ranking.score(text: text, importance: importance, geo: geo), ranksFrom: rank) {
-      return
-    }
-    // Only a place that enters with the bonus has its name read for its first word.
-    if text > plain, try !startsName(rank) {
-      text = plain
-      if best.excludes(Ranking.score(text: text, importance: importance, geo: geo), ranksFrom: rank)
-      {
-        return
-      }
-    }
     let score = Ranking.score(text: text, importance: importance, geo: geo)
+    if best.excludes(score, ranksFrom: rank) { return }
     best.insert(
       ScoredPlace(
         rank: rank, score: score, distance: distance,

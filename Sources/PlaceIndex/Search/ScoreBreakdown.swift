@@ -101,7 +101,7 @@ extension LoadedIndex {
           points: share * part.weight(exact: exact)))
     }
     out.coverage = Self.coverage(inName: inName, nameWordCount: entry.nameWordCount)
-    if allInName && place.missing == 0 {
+    if allInName {
       if words.count >= entry.nameWordCount && Self.mayEarnWholeName(words) {
         out.wholeName = Ranking.wholeName * leastShare
       } else if startsName(place.rank, with: words[0], terms: terms, shared: shared) {

@@ -62,7 +62,7 @@ extension LoadedIndex {
     // them would get it.
     // A typo earns its share of it: a name typed as it is outranks one reached by a typo.
     let whole =
-      !allInName || missing > 0
+      !allInName
       ? 0
       : resolved.count >= nameWordCount && Self.mayEarnWholeName(resolved)
         ? Ranking.wholeName * leastShare
