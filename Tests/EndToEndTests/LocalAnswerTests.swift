@@ -5,6 +5,18 @@ import PlaceIndexBuilder
 import TestSupport
 import Testing
 
+let campoGrande: Result<(path: String, report: BuildReport), Error> = Result {
+  try buildShared("campo-grande-2013.osm.gz")
+}
+
+let krems: Result<(path: String, report: BuildReport), Error> = Result {
+  try buildShared("krems-2013.osm.gz")
+}
+
+let bayfront: Result<(path: String, report: BuildReport), Error> = Result {
+  try buildShared("bayfront-singapore-2019.osm.gz")
+}
+
 /// Answers a local would expect, on the shared extracts (issue #21's list): a street above the
 /// tram stop named after it, a university above the metro station named after it, a station
 /// mapped as several nodes shown once, a shop mapped twice at one address shown once, a name
@@ -173,6 +185,39 @@ struct LocalAnswerTests {
     // (W651764121) after it.
     let s = try top(liechtenstein, "schloss vaduz")
     #expect(position("R1252853", s) == 1, "\(listing(s))")
+  }
+
+  @Test func aWordThatMatchesNothingIsLeftOut() throws {
+    // "zparima" is no word of the extract, not within a typo and inside none: it is the word
+    // left out, and Rua Serra Parima (W154247167) is among the streets that carry the others,
+    // though "rua" is every street's word (the two cheapest words hold thousands of places).
+    let s = try top(campoGrande, "Rua Serra ZParima")
+    #expect(position("W154247167", s) != nil, "\(listing(s))")
+    #expect(s.allSatisfy { $0.primaryText.text.contains("Serra") }, "\(listing(s))")
+  }
+
+  @Test func anEntranceTypedByItsLetterIsShown() throws {
+    // "Bayfront (CCL/DTL) Exit B" (N1192) is one of four entrances of one station, named
+    // alike but for the letter after the lines; typed with its letter, it is shown, not
+    // folded into Exit D as the same station.
+    let s = try top(bayfront, "Bayfront Exit B")
+    #expect(position("N1192", s) != nil, "\(listing(s))")
+    // The nodes of one entrance are still one: no name is shown twice.
+    #expect(Set(s.map(\.fullText.text)).count == s.count, "\(listing(s))")
+  }
+
+  @Test func aStreetsAddressesComeInTheOrderOfTheirNumbers() throws {
+    // "Hohensteinstraße": the street first, then its addresses, each kind (buildings, then
+    // address points) lowest number first, as a street's addresses are read.
+    let c = try PlacesClient(indexPaths: [try krems.get().path])
+    let s = try c.autocompleteSuggestions(
+      for: AutocompleteRequest(query: "Hohensteinstraße", maxResultCount: 10)
+    ).compactMap(\.placeSuggestion)
+    #expect(s.first?.types.first == "route", "\(listing(s))")
+    let addresses = s.filter { $0.types.first == "premise" }
+      .compactMap { Int($0.primaryText.text.split(separator: " ").last ?? "") }
+    try #require(addresses.count >= 4, "\(listing(s))")
+    #expect(addresses == addresses.sorted(), "\(listing(s))")
   }
 
   @Test func oneLetterStartsAStreetBeforeItIsAnInitial() throws {

@@ -297,6 +297,33 @@ struct TypeRulesTests {
     #expect(everything > country)
   }
 
+  @Test func aBareAddressWeighsItsHouseNumber() throws {
+    let rules = try loadRules()
+    func score(_ tags: [String: String]) -> UInt16 {
+      Importance.score(tags: tags, classification: rules.classify(tags))
+    }
+    func address(_ number: String) -> [String: String] {
+      ["addr:street": "Hohensteinstraße", "addr:housenumber": number]
+    }
+    // Lower numbers first, letters and ranges by their leading number.
+    let numbers = ["1", "2", "8", "10", "76", "999", "12000"].map { score(address($0)) }
+    #expect(numbers == numbers.sorted(by: >))
+    #expect(Set(numbers).count == numbers.count)
+    #expect(score(address("8a")) == score(address("8")))
+    #expect(score(address("8-10")) == score(address("8")))
+    // No number to read: as a number past every weight.
+    #expect(score(address("A")) == score(address("12000")))
+    #expect(Int(score(address("1"))) - Int(score(address("A"))) == 400)
+    // A building with an address stays above an address point, whatever their numbers; a
+    // named place at an address does not weigh its number.
+    #expect(
+      score(address("9999").merging(["building": "yes"]) { a, _ in a }) > score(address("1")))
+    let shop = ["shop": "bakery", "name": "Beck"]
+    #expect(
+      score(shop.merging(address("1")) { a, _ in a })
+        == score(shop.merging(address("76")) { a, _ in a }))
+  }
+
   @Test(
     "most named elements of the Helsinki extract classify",
     .enabled(if: FileManager.default.fileExists(atPath: helsinkiExtract.path)))

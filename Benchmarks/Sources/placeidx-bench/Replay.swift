@@ -113,12 +113,13 @@ enum Replay {
       all, ours: now, peer: before, tantivy: tantivy, half: o.half)
     print(
       "\(o.half?.rawValue ?? "both") half(s), \(files.count) extracts; "
-        + "keystrokes saved % / chars to top 5 / top-1: now · before (\(o.baseline)) · Tantivy")
+        + "keystrokes saved % / chars to top 5 / top-1 / top-5 at full text: now · before"
+        + " (\(o.baseline)) · Tantivy")
     func f(_ q: SystemQuality?) -> String {
       guard let q else { return "–" }
       return String(
-        format: "%5.1f %5.2f %3.0f%%", 100 * q.keystrokesSaved, q.meanCharsToTop5 ?? 0,
-        100 * q.top1)
+        format: "%5.1f %5.2f %3.0f%% %5.1f%%", 100 * q.keystrokesSaved, q.meanCharsToTop5 ?? 0,
+        100 * q.top1, 100 * q.top5)
     }
     for r in rows {
       print(

@@ -149,7 +149,7 @@ private struct Shown {
     return !isTransit && suggestion.types.contains("establishment")
       && firstPart.contains(where: \.isNumber) && firstPart.contains(where: \.isLetter)
   }
-  /// A stop's or station's folded name before any parenthesis (``baseName(_:)``) without the
+  /// A stop's or station's folded name outside parentheses (``baseName(_:)``) without the
   /// words that say "station" or "stop" (``Ranking/stationWords``): "Metro Helsingin
   /// yliopisto" is the station "Helsingin yliopisto". Folded once, when the result is built
   /// (every later result is compared with it); empty for other places.
@@ -173,12 +173,24 @@ private struct Shown {
     return (kept.isEmpty ? words : kept).joined(separator: " ")
   }
 
-  /// The folded words of `name` before any parenthesis ("Delancey Street - Essex Street
-  /// (J,M,F)" is "delancey street essex street"), for stops and stations named after a place
-  /// and for the nodes of one station.
+  /// The folded words of `name` outside parentheses ("Delancey Street - Essex Street
+  /// (J,M,F)" is "delancey street essex street", "Bayfront (CCL/DTL) Exit B" is "bayfront
+  /// exit b": the lines served say nothing of which entrance it is), for stops and stations
+  /// named after a place and for the nodes of one station.
   static func baseName(_ name: String) -> String {
-    let cut = name.firstIndex(of: "(").map { name[..<$0] } ?? name[...]
-    return words(ofFolded: TextNormalizer.fold(cut))
+    var kept = ""
+    var depth = 0
+    for c in name {
+      if c == "(" {
+        depth += 1
+        kept.append(" ")
+      } else if c == ")" {
+        depth = max(0, depth - 1)
+      } else if depth == 0 {
+        kept.append(c)
+      }
+    }
+    return words(ofFolded: TextNormalizer.fold(kept))
   }
 
   /// The words of a folded text, joined by single spaces: runs of letters, digits and the

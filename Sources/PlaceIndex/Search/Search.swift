@@ -194,9 +194,10 @@ extension LoadedIndex {
   ///
   /// A place that misses one word carries one of any two, so the two cheapest words' places
   /// hold every candidate; when even those are many, the words are too short to tell a typo
-  /// from a word still being typed, and it is skipped. A word found only inside longer tokens
-  /// is the likeliest to be wrong: here it matches nothing, so the places that carry every
-  /// other word are the candidates.
+  /// from a word still being typed, and it is skipped. A word that matches nothing is the one
+  /// missed: the places that carry every other word are the candidates, and the cheapest of
+  /// those words drives alone. A word found only inside longer tokens is the likeliest to be
+  /// wrong: here it matches nothing.
   private static func relaxed(
     _ indexes: [LoadedIndex], _ resolved: [[ResolvedToken]], context: SearchContext, limit: Int
   ) throws(IndexFormatError) -> [ScoredPlace] {
@@ -214,9 +215,19 @@ extension LoadedIndex {
     let cost = (0..<count).map { i in words.reduce(0) { $0 + $1[i].cost } }
     let order = (0..<count).filter { i in words.contains { !$0[i].isEmpty } }
       .sorted { cost[$0] < cost[$1] }
-    guard order.count >= count - 1,
-      order.prefix(2).reduce(0, { $0 + cost[$1] }) <= Ranking.relaxedBudget
-    else { return [] }
+    let drivers: [Int]
+    if order.count == count - 1, let cheapest = order.first {
+      // One word matches nothing in any shard (not as typed, not within typo distance): it is
+      // the one missed, and every candidate carries all the others, so the cheapest of them
+      // drives alone ("Rua Serra ZParima" is a Rua Serra street). Its postings are read as a
+      // search for it alone would read them, stopping when no later place can enter.
+      drivers = [cheapest]
+    } else {
+      guard order.count == count,
+        order.prefix(2).reduce(0, { $0 + cost[$1] }) <= Ranking.relaxedBudget
+      else { return [] }
+      drivers = Array(order.prefix(2))
+    }
     var found: [ScoredPlace] = []
     for (s, index) in indexes.enumerated() {
       var best = TopPlaces(limit: limit)
@@ -227,7 +238,7 @@ extension LoadedIndex {
       }
       try index.located { () throws(IndexFormatError) in
         try index.collect(
-          words[s], drivers: Array(order.prefix(2)), missing: 1, context: relaxedContext,
+          words[s], drivers: drivers, missing: 1, context: relaxedContext,
           into: &best)
       }
       for var p in best.places {

@@ -2,10 +2,10 @@ import Foundation
 
 /// How important a place is, scored once at build time and stored in the index for ranking.
 ///
-/// This is the one place the formula is defined. The score is a sum of five parts, clamped to
-/// `0...65535` (higher is more important):
+/// This is the one place the formula is defined. The score is a sum of five parts, and for a
+/// bare address a sixth, clamped to `0...65535` (higher is more important):
 ///
-///     score = type + rank + population + wiki + names
+///     score = type + rank + population + wiki + names (+ house number)
 ///
 /// - **type** (0...32 000): how important the kind of place is, from the primary type, or else
 ///   from its vocabulary group:
@@ -36,6 +36,9 @@ import Foundation
 /// - **wiki** (0...5 000): 3 000 for a `wikidata` tag, plus 2 000 for a `wikipedia` or
 ///   `wikipedia:xx` tag.
 /// - **names** (0...4 000): 100 for every `name:xx` tag (names in other languages), at most 40.
+/// - **house number** (0...400), for a bare address (premise, street_address, subpremise)
+///   only: lower numbers weigh more (``houseNumberWeight(_:)``), less than the step between
+///   those types, so that a street's addresses of one kind come in the order of their numbers.
 ///
 /// So a country outranks a town, which outranks a bakery; a railway station outranks a bench
 /// (which has no place type); and of two otherwise equal places the one with a Wikidata entry
@@ -50,6 +53,9 @@ public enum Importance {
     total += populationWeight(tags["population"])
     total += wikiWeight(tags)
     total += namesWeight(tags)
+    if let type = classification?.primaryType, bareAddressTypes.contains(type) {
+      total += houseNumberWeight(tags["addr:housenumber"])
+    }
     return UInt16(clamping: total)
   }
 
@@ -97,6 +103,28 @@ public enum Importance {
     for key in tags.keys where key.hasPrefix("name:") { count += 1 }
     return 100 * min(count, 40)
   }
+
+  /// The weight of a bare address's house number: 400 for 1, 100 less for every tenfold
+  /// (2: 370, 10: 300, 100: 200), 0 from 10 000 and for a number that does not start with
+  /// digits. Every street has a number 1 and few a number 76, so of the addresses that the
+  /// typed text does not tell apart (a street's name typed, its number not yet) the lower
+  /// number is the likelier one sought; and the street's addresses then come in their order.
+  static func houseNumberWeight(_ text: String?) -> Int {
+    guard let text else { return 0 }
+    var value = 0
+    var digits = 0
+    for byte in text.utf8 {
+      guard byte &- 0x30 < 10, digits < 6 else { break }
+      value = value * 10 + Int(byte - 0x30)
+      digits += 1
+    }
+    guard digits > 0 else { return 0 }
+    return max(0, Int((400 - 100 * log10(Double(max(1, value)))).rounded()))
+  }
+
+  /// The primary types of a bare address (no name, no kind of place): its house number
+  /// weighs in (``houseNumberWeight(_:)``).
+  static let bareAddressTypes: Set<String> = ["premise", "street_address", "subpremise"]
 
   /// A population figure: digits with optional thousands separators; nil for anything else.
   static func parsePopulation(_ text: String) -> Int? {
