@@ -29,8 +29,15 @@ struct PlaceScorer {
   let maxTextOfPrefixes: Double
   /// The best geo score: ``Ranking/mostNearness(_:)`` of the filter.
   let maxGeo: Double
-  /// The whole-name bonus that ``maxText`` holds (0 when no place can earn it in this pass).
+  /// The whole-name bonus that ``maxText`` holds (0 when no place can earn it in this pass),
+  /// scaled by the least share any word's match can have.
   private let wholeNameBonus: Double
+  /// Per word, the most share of a match it can have: ``Ranking/typoShare`` for a word no
+  /// token starts with (it matches only within typo distance, or inside a longer word), else 1.
+  private let shares: [Double]
+  /// The most coverage any place can earn: ``Ranking/coverage`` times the words' shares,
+  /// at most 1 (a name has a word at least, so `min(inName, n) / n ≤ min(inName, 1)`).
+  private let maxCoverage: Double
   /// Per word, the last place whose primary or alternative name carries its exact token: -1
   /// when it has none, `Int.max` when they are more than ``Ranking/exactNamesRead``; read on
   /// first use (``laterText(_:driverLast:)``).
@@ -79,34 +86,41 @@ struct PlaceScorer {
     self.resolved = resolved
     self.missing = missing
     self.context = context
-    // The whole-name bonus, or in its place the name-start one.
+    // A word that no token starts with scores a typo's share of a match at most: "autag"
+    // finds Autauga County by a typo, and no later place can score it as a prefix.
+    let shares = resolved.map { $0.range.isEmpty ? W.typoShare : 1 }
+    self.shares = shares
+    maxCoverage = W.coverage * min(1, shares.reduce(0, +))
+    // The whole-name bonus, or in its place the name-start one; a typo earns its share.
     let bonus =
       missing > 0
       ? 0
-      : LoadedIndex.mayEarnWholeName(resolved)
-        ? W.wholeName : index.nameStarts == nil ? 0 : W.nameStart
+      : (LoadedIndex.mayEarnWholeName(resolved)
+        ? W.wholeName : index.nameStarts == nil ? 0 : W.nameStart) * (shares.min() ?? 1)
     wholeNameBonus = bonus
     let single = drivers.count == 1 ? drivers[0] : nil
     driver = single
     // Each bound adds its parts in the order of `Ranking.text`: it is then at least every
     // score it bounds to the last bit, and equal to the score of a place that reaches it.
     // Per word, its best points: in the name, whole when it is a token.
-    let best = resolved.map { $0.exact != nil ? W.nameExact : W.namePrefix }
-    func bound(_ points: [Double], coverage: Double = W.coverage, wholeName: Double) -> Double {
+    let prefixes = shares.map { $0 * W.namePrefix }
+    let best = resolved.indices.map { resolved[$0].exact != nil ? W.nameExact : prefixes[$0] }
+    func bound(_ points: [Double], coverage: Double, wholeName: Double) -> Double {
       W.text(words: points.reduce(0, +), coverage: coverage, wholeName: wholeName)
     }
-    maxText = bound(best, wholeName: bonus)
-    maxTextOfPrefixes = bound(best.map { _ in W.namePrefix }, wholeName: bonus)
+    maxText = bound(best, coverage: maxCoverage, wholeName: bonus)
+    maxTextOfPrefixes = bound(prefixes, coverage: maxCoverage, wholeName: bonus)
     if let single {
       var prefix = best
-      prefix[single] = W.namePrefix
-      maxPrefixText = bound(prefix, wholeName: bonus)
+      prefix[single] = prefixes[single]
+      maxPrefixText = bound(prefix, coverage: maxCoverage, wholeName: bonus)
       // A word in the context alone: no whole-name bonus, and the coverage needs another word
       // in the name.
       var contextOnly = best
-      contextOnly[single] = resolved[single].exact != nil ? W.contextExact : W.contextPrefix
+      contextOnly[single] =
+        resolved[single].exact != nil ? W.contextExact : shares[single] * W.contextPrefix
       maxContextText = bound(
-        contextOnly, coverage: resolved.count == 1 ? 0 : W.coverage, wholeName: 0)
+        contextOnly, coverage: resolved.count == 1 ? 0 : maxCoverage, wholeName: 0)
     } else {
       maxPrefixText = maxText
       maxContextText = maxText
@@ -139,15 +153,17 @@ struct PlaceScorer {
 
   private mutating func buildFilters() throws(IndexFormatError) {
     typealias W = Ranking
-    let best = resolved.map { $0.exact != nil ? W.nameExact : W.namePrefix }
+    let best = resolved.indices.map {
+      resolved[$0].exact != nil ? W.nameExact : shares[$0] * W.namePrefix
+    }
     for i in resolved.indices where i != toldWord {
       let word = resolved[i]
       guard !word.isEmpty, word.cost <= W.filterRatio * max(candidatesCost, 1) else { continue }
       // The word in the context alone: no whole-name bonus; the coverage needs another word
       // in the name.
       var points = best
-      points[i] = word.exact != nil ? W.contextExact : W.contextPrefix
-      let contextText = W.text(words: points.reduce(0, +), coverage: W.coverage, wholeName: 0)
+      points[i] = word.exact != nil ? W.contextExact : shares[i] * W.contextPrefix
+      let contextText = W.text(words: points.reduce(0, +), coverage: maxCoverage, wholeName: 0)
       filterOf[i] = filters.count
       filters.append(
         try WordFilter(
@@ -237,9 +253,11 @@ struct PlaceScorer {
     }
     var words = 0.0
     for (i, last) in lastExactNames!.enumerated() {
-      words += rank <= (i == driver ? driverLast : last) ? Ranking.nameExact : Ranking.namePrefix
+      words +=
+        rank <= (i == driver ? driverLast : last)
+        ? Ranking.nameExact : shares[i] * Ranking.namePrefix
     }
-    return Ranking.text(words: words, coverage: Ranking.coverage, wholeName: wholeNameBonus)
+    return Ranking.text(words: words, coverage: maxCoverage, wholeName: wholeNameBonus)
   }
 
   /// The best text score of a place, from what the postings tell of it: whether the driving
@@ -364,7 +382,7 @@ struct PlaceScorer {
         missed += 1
       }
     }
-    var text = Ranking.text(words: words, coverage: Ranking.coverage, wholeName: wholeNameBonus)
+    var text = Ranking.text(words: words, coverage: maxCoverage, wholeName: wholeNameBonus)
     // A place that misses another number of words than this pass scores, or that cannot rank,
     // is not read.
     guard missed == missing else { return }
