@@ -116,17 +116,23 @@ enum Report {
     s += "out the competition of other categories, so real systems need more. An origin tells "
     s += "places apart that the text cannot, so the systems are shown on the targets without "
     s += "one. Typo variants have no pool. \"Mix\" weighs the categories by their targets, "
-    s += "with typo variants counted at 1 character.\n\n"
+    s += "with typo variants counted at 1 character in the floors and at their own characters "
+    s += "for the systems (a category a system has no figure for is left out of its mix).\n\n"
     var rows: [[String]] = []
+    let tantivy = hasTantivy(r)
     // Sums of floor × targets over all extracts.
     var mix = (any: 0.0, stable: 0.0, targets: 0)
+    var mixSystems = SystemsMix()
     for e in r.extracts {
       var extract = (any: 0.0, stable: 0.0, targets: 0)
+      var systems = SystemsMix()
       for f in e.floors {
         let drawn = Double(e.quality.first { $0.category == f.category }?.targets ?? 0)
         extract.any += (f.floorChars ?? 1) * drawn
         extract.stable += (f.stableFloorChars ?? 1) * drawn
         extract.targets += Int(drawn)
+        systems.add(f, weight: drawn)
+        mixSystems.add(f, weight: drawn)
         rows.append([
           e.name, Category(rawValue: f.category)?.title ?? f.category, "\(f.pool)",
           num(f.floorChars), num(f.stableFloorChars),
@@ -134,17 +140,42 @@ enum Report {
         ])
       }
       let n = Double(max(1, extract.targets))
-      rows.append([e.name, "**mix**", "", num(extract.any / n), num(extract.stable / n), ""])
+      rows.append([
+        e.name, "**mix**", "", num(extract.any / n), num(extract.stable / n),
+        systems.text(tantivy: tantivy),
+      ])
       mix = (mix.any + extract.any, mix.stable + extract.stable, mix.targets + extract.targets)
     }
     let n = Double(max(1, mix.targets))
-    rows.append(["**all extracts**", "**mix**", "", num(mix.any / n), num(mix.stable / n), ""])
+    rows.append([
+      "**all extracts**", "**mix**", "", num(mix.any / n), num(mix.stable / n),
+      mixSystems.text(tantivy: tantivy),
+    ])
     s += table(
       [
         "extract", "targets", "pool", "floor, any order", "floor, stable order",
         "chars to top-5 without origin, \(systems(r)) (n)",
       ], rows)
     return s
+  }
+
+  /// Each system's chars to top-5 without origin over categories, weighted by their targets.
+  struct SystemsMix {
+    var sums = [0.0, 0.0, 0.0]
+    var weights = [0.0, 0.0, 0.0]
+
+    mutating func add(_ f: FloorRow, weight: Double) {
+      for (i, chars) in [f.oursChars, f.peerChars, f.tantivyChars].enumerated() {
+        guard let chars, weight > 0 else { continue }
+        sums[i] += chars * weight
+        weights[i] += weight
+      }
+    }
+
+    func text(tantivy: Bool) -> String {
+      let means = (0..<3).map { weights[$0] > 0 ? sums[$0] / weights[$0] : nil as Double? }
+      return trio(means[0], means[1], tantivy ? .some(means[2]) : nil, num)
+    }
   }
 
   /// Quality rows summed over all extracts (weighted by targets).

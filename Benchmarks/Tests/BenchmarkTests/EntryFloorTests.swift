@@ -111,3 +111,25 @@ import Testing
     #expect(aboveAnyOrder > 30)
   }
 }
+
+/// The floor table's "mix" row for the systems: their chars without origin, weighted by each
+/// category's targets, a category without a figure left out of that system's mix.
+@Suite struct SystemsMixTests {
+  @Test func weighsEachSystemsCategoriesByTheirTargets() {
+    func row(_ ours: Double?, _ peer: Double?, _ tantivy: Double?) -> FloorRow {
+      FloorRow(
+        category: "poi", pool: 10, floorChars: 1, stableFloorChars: 1, pairedTargets: 3,
+        oursChars: ours, peerChars: peer, tantivyChars: tantivy)
+    }
+    var mix = Report.SystemsMix()
+    mix.add(row(2, 4, nil), weight: 30)
+    mix.add(row(4, 8, 3), weight: 10)
+    // Ours (2×30 + 4×10) / 40, SQLite (4×30 + 8×10) / 40, Tantivy 3 alone.
+    #expect(mix.text(tantivy: true) == "2.50 / 5.00 / 3.00")
+    #expect(mix.text(tantivy: false) == "2.50 / 5.00")
+    // A category of no targets weighs nothing.
+    mix.add(row(100, 100, 100), weight: 0)
+    #expect(mix.text(tantivy: true) == "2.50 / 5.00 / 3.00")
+    #expect(Report.SystemsMix().text(tantivy: true) == "– / – / –")
+  }
+}
