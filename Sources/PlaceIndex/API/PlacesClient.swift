@@ -83,10 +83,13 @@ public final class PlacesClient: Sendable {
     }
   }
 
-  /// Builds the displayed suggestion of a scored place, and the key of its duplicates.
+  /// Builds the displayed suggestion of a scored place, the key of its duplicates and, for a
+  /// stop or station, the name its nodes are compared by.
   func suggestion(
     for f: ScoredPlace, plan: QueryPlan, filter: AutocompleteFilter, abbreviations a: Abbreviations
-  ) throws(IndexFormatError) -> (AutocompletePlaceSuggestion, duplicateKey: String) {
+  ) throws(IndexFormatError) -> (
+    AutocompletePlaceSuggestion, duplicateKey: String, stationName: String
+  ) {
     let index = indexes[f.shard]
     let language = filter.languageCode?.lowercased()
     let region = filter.regionCode.flatMap(RegionCodes.canonical)
@@ -107,6 +110,6 @@ public final class PlacesClient: Sendable {
       fullText: MatchedText(text: d.fullText, matches: fullMatches),
       primaryText: MatchedText(text: d.primaryText, matches: primaryMatches),
       secondaryText: MatchedText(text: d.secondaryText, matches: secondaryMatches))
-    return (suggestion, d.duplicateKey)
+    return (suggestion, d.duplicateKey, d.stationName)
   }
 }

@@ -23,6 +23,8 @@ struct PlaceDisplay: Sendable {
   let secondaryOffset: Int
   /// The folded primary text: places with the same key, primary type and position are one.
   let duplicateKey: String
+  /// For a stop or station, the name its nodes are compared by (``StationNames``); else empty.
+  let stationName: String
 
   /// Which display of which place: the language and region of the request change the texts.
   struct Key: Hashable, Sendable {
@@ -47,5 +49,7 @@ struct PlaceDisplay: Sendable {
     self.primary = index.prepared(primary, abbreviations: a)
     self.secondary = index.prepared(secondary, abbreviations: a)
     duplicateKey = TextNormalizer.fold(primary)
+    stationName =
+      Ranking.transitTypes.contains(types.first ?? "") ? StationNames.stationName(primary) : ""
   }
 }

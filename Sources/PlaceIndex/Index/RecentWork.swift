@@ -16,4 +16,7 @@ final class RecentWork: Sendable {
   let preparedTexts = BoundedCache<String, MatchHighlighter.Prepared>(capacity: 1024)
   /// What recent suggestions showed of their places.
   let displays = BoundedCache<PlaceDisplay.Key, PlaceDisplay>(capacity: 1024)
+  /// The names, types and positions of places recent searches found, by rank, as the order
+  /// shown compares them (``PlacePeek``).
+  let peeks = BoundedCache<Int, PlacePeek>(capacity: 1024)
 }

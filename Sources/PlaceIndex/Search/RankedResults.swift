@@ -68,19 +68,24 @@ extension PlacesClient {
       if tables[f.shard] == nil { tables[f.shard] = try? indexes[f.shard].abbreviations }
       var out: Shown?
       if let a = tables[f.shard],
-        let (s, key) = try? suggestion(for: f, plan: plan, filter: request.filter, abbreviations: a)
+        let (s, key, station) = try? suggestion(
+          for: f, plan: plan, filter: request.filter, abbreviations: a)
       {
-        out = Shown(place: f, suggestion: s, key: key)
+        out = Shown(place: f, suggestion: s, key: key, stationName: station)
       }
       built[i] = .some(out)
       return out
     }
     // What the reordering compares, read from the records alone (no display is built for a
     // place looked ahead at).
-    var peeked = [Peek??](repeating: nil, count: found.count)
-    func peek(_ i: Int) -> Peek? {
+    var peeked = [PlacePeek??](repeating: nil, count: found.count)
+    func peek(_ i: Int) -> PlacePeek? {
       if let p = peeked[i] { return p }
-      let p = try? Peek(found[i], in: indexes[found[i].shard])
+      // Kept for the next keystrokes, which look at the same places again.
+      let index = indexes[found[i].shard]
+      let p = try? index.recent.peeks.value(for: found[i].rank) { () throws(IndexFormatError) in
+        try PlacePeek(found[i], in: index)
+      }
       peeked[i] = .some(p)
       return p
     }
@@ -101,7 +106,8 @@ extension PlacesClient {
       if r.isTransit || r.type == "neighborhood", !moved.contains(i), let me = peek(i),
         let later = order[(at + 1)...].firstIndex(where: { j in
           // Only a place within the reach of either rule is read.
-          guard me.point.distance(to: Peek.point(found[j])) < Peek.reach, let o = peek(j)
+          guard me.point.distance(to: PlacePeek.point(found[j])) < PlacePeek.reach,
+            let o = peek(j)
           else { return false }
           return me.comesAfter(o)
         })
@@ -151,11 +157,15 @@ private struct Shown {
   }
   /// A stop's or station's folded name outside parentheses (``baseName(_:)``) without the
   /// words that say "station" or "stop" (``Ranking/stationWords``): "Metro Helsingin
-  /// yliopisto" is the station "Helsingin yliopisto". Folded once, when the result is built
+  /// yliopisto" is the station "Helsingin yliopisto". Folded once per display, kept with it
   /// (every later result is compared with it); empty for other places.
   let stationName: String
 
-  init(place: ScoredPlace, suggestion: AutocompletePlaceSuggestion, key: String) {
+  /// `stationName` is the display's (``PlaceDisplay/stationName``).
+  init(
+    place: ScoredPlace, suggestion: AutocompletePlaceSuggestion, key: String,
+    stationName: String
+  ) {
     self.place = place
     self.suggestion = suggestion
     self.key = key
@@ -163,64 +173,7 @@ private struct Shown {
     point = Coordinate(
       latitude: Double(place.latitudeE7) / 1e7, longitude: Double(place.longitudeE7) / 1e7)
     isTransit = Ranking.transitTypes.contains(type)
-    stationName = isTransit ? Self.stationName(suggestion.primaryText.text) : ""
-  }
-
-  /// ``stationName`` of a place named `name`.
-  static func stationName(_ name: String) -> String {
-    let words = baseName(name).split(separator: " ")
-    let kept = words.filter { !Ranking.stationWords.contains(String($0)) }
-    return (kept.isEmpty ? words : kept).joined(separator: " ")
-  }
-
-  /// The folded words of `name` outside parentheses ("Delancey Street - Essex Street
-  /// (J,M,F)" is "delancey street essex street", "Bayfront (CCL/DTL) Exit B" is "bayfront
-  /// exit b": the lines served say nothing of which entrance it is), for stops and stations
-  /// named after a place and for the nodes of one station.
-  static func baseName(_ name: String) -> String {
-    var kept = ""
-    var depth = 0
-    for c in name {
-      if c == "(" {
-        depth += 1
-        kept.append(" ")
-      } else if c == ")" {
-        depth = max(0, depth - 1)
-      } else if depth == 0 {
-        kept.append(c)
-      }
-    }
-    return words(ofFolded: TextNormalizer.fold(kept))
-  }
-
-  /// The words of a folded text, joined by single spaces: runs of letters, digits and the
-  /// marks on them, read scalar by scalar (a comparison of names per found place; splitting
-  /// by Characters' properties cost a fifth of a request with many stops).
-  static func words(ofFolded text: String) -> String {
-    var out = String.UnicodeScalarView()
-    var gap = false
-    for u in text.unicodeScalars {
-      let inWord: Bool
-      if u.isASCII {
-        let v = u.value | 0x20
-        inWord = (v >= 0x61 && v <= 0x7A) || (u.value >= 0x30 && u.value <= 0x39)
-      } else {
-        switch u.properties.generalCategory {
-        case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter,
-          .nonspacingMark, .spacingMark, .enclosingMark:
-          inWord = true
-        default: inWord = u.properties.numericType != nil
-        }
-      }
-      if inWord {
-        if gap && !out.isEmpty { out.append(" ") }
-        gap = false
-        out.append(u)
-      } else {
-        gap = true
-      }
-    }
-    return String(out)
+    self.stationName = isTransit ? stationName : ""
   }
 
   /// Whether `other`, found after this, is the same thing (``Ranking/areDuplicates``): the
@@ -239,7 +192,7 @@ private struct Shown {
 
 /// A found place's name, type and position from its record, for the reordering of stops,
 /// stations and grounds (``Shown/isTransit``): cheaper than its display.
-private struct Peek {
+struct PlacePeek: Sendable {
   var key: String
   var baseName: String
   var type: String
@@ -251,7 +204,8 @@ private struct Peek {
     let e = try index.places.entry(f.rank)
     let name = try index.strings.string(e.primaryText)
     key = TextNormalizer.fold(name)
-    baseName = name.contains("(") ? Shown.baseName(name) : Shown.words(ofFolded: key)
+    baseName =
+      name.contains("(") ? StationNames.baseName(name) : StationNames.words(ofFolded: key)
     type = index.primaryTypeOfList[e.typeList]
     isTransit = Ranking.transitTypes.contains(type)
     isEstablishment = index.types.types(ofList: e.typeList).contains("establishment")
@@ -270,7 +224,7 @@ private struct Peek {
   /// it is named after (``Ranking/namedAfterRadius``); a stop after a station beside it
   /// (``Ranking/stopTypes``); a neighbourhood after the point of
   /// interest of its name that it lies around (a castle's grounds, ``Ranking/groundsRadius``).
-  func comesAfter(_ other: Peek) -> Bool {
+  func comesAfter(_ other: PlacePeek) -> Bool {
     if isTransit {
       let distance = point.distance(to: other.point)
       // A stop after the station beside it.
