@@ -11,6 +11,9 @@ public final class PlacesClient: Sendable {
   public let sessions = SessionStatistics()
   /// The settlements of ``indexes``, found on first use (compound plus codes).
   let settlements = Settlements()
+  /// The areas that recent requests' words named, or that they named none
+  /// (``NearAreaReading``), by words and origin: the next keystrokes split the same words off.
+  let recentAreas = BoundedCache<AreaKey, AreaFound?>(capacity: 256)
 
   // Loading from paths: `init(indexPaths:verification:loading:)` (IndexOpenOptions.swift).
 

@@ -44,6 +44,20 @@ struct NearAreaReading {
   static let leastHalfSize = 0.0027
 }
 
+/// What an area lookup depends on: the words that name it, whether the last is finished, and
+/// the origin and bias of the request (``PlacesClient/recentAreas``).
+struct AreaKey: Hashable, Sendable {
+  var words: [String]
+  var lastIsFinished: Bool
+  var filter: AutocompleteFilter
+}
+
+/// An area a query's words name, and the box what is sought there is searched in.
+struct AreaFound: Sendable {
+  var suggestion: AutocompletePlaceSuggestion
+  var region: CoordinateRegion
+}
+
 extension PlacesClient {
   /// `plan` read as a kind of place near a named area, when a split of its words finds an
   /// area and places in it (the first split that does, the area last before the area first,
@@ -108,6 +122,19 @@ extension PlacesClient {
     var filter = AutocompleteFilter()
     filter.origin = request.filter.origin
     filter.coordinateRegionBias = request.filter.coordinateRegionBias
+    // The next keystrokes split the same words off again ("triesenberg" before "abzw. m",
+    // "abzw. ms", …): the answer, found or not, is kept by what it depends on.
+    let key = AreaKey(words: plan.tokens, lastIsFinished: plan.lastIsFinished, filter: filter)
+    let found = try recentAreas.value(for: key) { () throws(PlacesError) -> AreaFound? in
+      try findArea(named: plan, filter: filter, request: request)
+    }
+    return found.map { ($0.suggestion, $0.region) }
+  }
+
+  /// ``area(named:request:)`` computed.
+  private func findArea(
+    named plan: QueryPlan, filter: AutocompleteFilter, request: AutocompleteRequest
+  ) throws(PlacesError) -> AreaFound? {
     var asked = request
     asked.filter = filter
     asked.maxResultCount = NearAreaReading.areaAmong
@@ -140,7 +167,7 @@ extension PlacesClient {
     let region = CoordinateRegion.rectangle(
       low: Coordinate(latitude: max(-90, box.south), longitude: max(-180, box.west)),
       high: Coordinate(latitude: min(90, box.north), longitude: min(180, box.east)))
-    return (best.suggestion, region)
+    return AreaFound(suggestion: best.suggestion, region: region)
   }
 
   /// `results`' suggestions with the matches of `plan`'s words.
