@@ -280,6 +280,10 @@ package enum EliasFanoWriter {
 
 extension Array where Element: Comparable {
   /// Sorts the values and keeps each once, as an ``EliasFano`` sequence takes them.
+  /// Inlinable, so that each caller's element type gets its own sort: called across modules
+  /// without it, the sort ran generic over value witnesses, a third of a one-letter search
+  /// with an origin (its near places' sort).
+  @inlinable
   package mutating func sortAndRemoveDuplicates() {
     sort()
     var unique = 0
