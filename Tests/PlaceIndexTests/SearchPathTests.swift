@@ -113,6 +113,46 @@ struct SearchPathTests {
       "\(checked) words, \(twoEdits) with two edits, \(outsideASCII) outside ASCII, \(found) found")
   }
 
+  /// A word of four letters matches within its edit whole tokens only: the walk gives what the
+  /// whole distance finds over every token with its first letter, though the starts of many
+  /// more tokens lie within the edit (the cap counts whole matches, so that a large dictionary's
+  /// starts cannot fill it first).
+  @Test func aFourLetterWordsTyposAreWholeTokens() throws {
+    let index = try LoadedIndex(path: try helsinkiSearchIndex.get())
+    let words = try dictionary(index)
+    let letters = Array("abcdefghijklmnopqrstuvwxyzäö".unicodeScalars.map(\.value))
+    var random = SplitMix64(seed: 41)
+    var checked = 0
+    var found = 0
+    var startsOnly = 0
+    for _ in 0..<500 {
+      var q = TypoDistance.scalars(words[random.below(words.count)])
+      guard q.count >= 4 else { continue }
+      q = Array(q.prefix(4))
+      let at = 1 + random.below(3)
+      if random.below(2) == 0 { q[at] = letters[random.below(letters.count)] }
+      guard Ranking.typoMatchesWholeTokens(q) else { continue }
+      let text = String(String.UnicodeScalarView(q.compactMap(Unicode.Scalar.init)))
+      let range = try index.tokens.prefixRange(text)
+      let first = try index.tokens.prefixRange(String(text.unicodeScalars.first!))
+      let limit = Ranking.allowedEdits(scalars: q)
+      let whole = first.filter { id in
+        !range.contains(id)
+          && TypoDistance.wholeDistance(q, TypoDistance.scalars(words[id]), limit: limit) != nil
+      }
+      let starts = first.filter { id in
+        !range.contains(id)
+          && TypoDistance.prefixDistance(q, TypoDistance.scalars(words[id]), limit: limit) != nil
+      }
+      let walked = try index.typoCandidatesTyped(text, excluding: range)
+      #expect(walked == Array(whole.prefix(Ranking.maxTypoCandidates)), "\(text)")
+      checked += 1
+      found += walked.count
+      if starts.count > whole.count { startsOnly += 1 }
+    }
+    #expect(checked > 150 && found > 50 && startsOnly > 50, "\(checked) \(found) \(startsOnly)")
+  }
+
   /// A word typed letter by letter (sometimes with a typo in it) gets, at each keystroke,
   /// the typo candidates a walk of the dictionary gives, whether they come from a walk or
   /// from the previous keystroke's matches narrowed (``TypoMatches``); both ways are taken.
@@ -140,7 +180,16 @@ struct SearchPathTests {
         // Only what the search asks: a word whose prefix finds few places.
         guard try index.postings.length(of: range, cap: 1_000) < 10 else { continue }
         let typed = try index.typoCandidatesTyped(text, excluding: range)
-        #expect(typed == (try index.typoCandidates(text, excluding: range)), "\(text)")
+        // A word of four letters matches whole tokens only (aFourLetterWordsTyposAreWholeTokens).
+        let units = Array(q.prefix(length))
+        let expected =
+          Ranking.typoMatchesWholeTokens(units)
+          ? try index.typoCandidates(text, excluding: range).filter { id in
+            TypoDistance.wholeDistance(
+              units, TypoDistance.scalars(words[id]),
+              limit: Ranking.allowedEdits(scalars: units)) != nil
+          } : try index.typoCandidates(text, excluding: range)
+        #expect(typed == expected, "\(text)")
         if kept
           && Ranking.allowedEdits(scalars: Array(q.prefix(length)))
             == Ranking.allowedEdits(scalars: Array(q.prefix(length - 1)))

@@ -133,6 +133,13 @@ enum Ranking {
   /// not the start of every token of "sch").
   static let typoPrefixFrom = 5
 
+  /// Whether a word (as the typo walk reads it, ``TypoWalk/units(_:)``) matches within its
+  /// edits only as a whole token: a word of letters shorter than ``typoPrefixFrom`` (a word
+  /// written in syllables counts them otherwise, ``allowedEdits(scalars:)``).
+  static func typoMatchesWholeTokens(_ units: [UInt32]) -> Bool {
+    units.count < typoPrefixFrom && !units.allSatisfy(isSyllable)
+  }
+
   /// Edits allowed for a typed word given as its scalar values. A word written in syllables
   /// (every scalar Han, Kana or Hangul: ``isSyllable(_:)``) counts its characters as
   /// syllables, each as much of the word as two or three letters are: 1 edit from 3, 2 from

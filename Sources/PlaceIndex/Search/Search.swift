@@ -313,23 +313,9 @@ extension LoadedIndex {
   {
     guard word.rangeCost < Ranking.typoWhenFewerThanLimits * limit else { return word }
     var out = word
+    // (A word of letters shorter than ``Ranking/typoPrefixFrom`` matches whole tokens only:
+    // the start of a token within one edit of "schb" is any token of "sch".)
     out.typos = try typoCandidatesTyped(t, excluding: word.range)
-    // A word of letters shorter than ``Ranking/typoPrefixFrom`` matches within its edit only
-    // as a whole token: the start of a token within one edit of "schb" is any token of "sch".
-    let units = TypoWalk.units(t.unicodeScalars)
-    if units.count < Ranking.typoPrefixFrom, !out.typos.isEmpty,
-      !units.allSatisfy(Ranking.isSyllable)
-    {
-      let limit = Ranking.allowedEdits(scalars: units)
-      var whole: [Int] = []
-      for id in out.typos
-      where TypoDistance.wholeDistance(
-        units, TypoDistance.scalars(try tokens.tokenBytes(id)), limit: limit) != nil
-      {
-        whole.append(id)
-      }
-      out.typos = whole
-    }
     for id in out.typos { out.cost += try postings.length(id) }
     return out
   }

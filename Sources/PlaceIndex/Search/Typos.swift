@@ -29,12 +29,20 @@ extension LoadedIndex {
   /// shorter word's matches, those that start with it included, hold all of the longer's.
   /// The same ids as a walk of the dictionary, at the cost of checking those few tokens; the
   /// matches found are kept for the next keystroke (``RecentWork/typoMatches``).
+  ///
+  /// A word of letters shorter than ``Ranking/typoPrefixFrom`` matches within its edit only
+  /// as a whole token (``Ranking/typoMatchesWholeTokens(_:)``): its walk keeps those alone,
+  /// and is not kept for the next keystroke (whose word, longer, matches starts of tokens).
   func typoCandidatesTyped(_ token: String, excluding range: Range<Int>)
     throws(IndexFormatError) -> [Int]
   {
     let units = TypoWalk.units(token.unicodeScalars)
     let limit = Ranking.allowedEdits(scalars: units)
     guard limit > 0 else { return [] }
+    if Ranking.typoMatchesWholeTokens(units) {
+      var none: TypoMatches? = nil
+      return try walkTypos(token, excluding: range, wholeTokens: true, into: &none)
+    }
     var shorter = token.unicodeScalars
     shorter.removeLast()
     let matches: TypoMatches
@@ -62,13 +70,21 @@ extension LoadedIndex {
   }
 
   /// The walk of ``typoCandidates(_:excluding:)``; each token found is also added to
-  /// `matches` when it is given.
+  /// `matches` when it is given. With `wholeTokens`, only the tokens whose whole is within
+  /// the limit count (``TypoDistance/wholeDistance(_:_:limit:)``): a token whose start
+  /// matches but that is longer than the word plus the limit is passed over with every token
+  /// that shares that start, and the cap of ``Ranking/maxTypoCandidates`` counts whole
+  /// matches only (else, in a large dictionary, the starts of longer tokens could fill it
+  /// before a whole one is reached).
   private func walkTypos(
-    _ token: String, excluding range: Range<Int>, into matches: inout TypoMatches?
+    _ token: String, excluding range: Range<Int>, wholeTokens: Bool = false,
+    into matches: inout TypoMatches?
   ) throws(IndexFormatError) -> [Int] {
     let query = TypoWalk.units(token.unicodeScalars)
     let limit = Ranking.allowedEdits(scalars: query)
     guard limit > 0, let first = token.unicodeScalars.first else { return [] }
+    // The most letters a whole match can have.
+    let longest = query.count + limit
     let firstRange = try tokens.prefixRange(String(first))
     guard !firstRange.isEmpty else { return [] }
     var walk = TypoWalk(scalars: query, limit: limit)
@@ -98,8 +114,14 @@ extension LoadedIndex {
         guard !range.contains(id) else { return true }
         defer { run = .max }
         if walk.matches(word, shared: run) {
-          out.append(id)
-          matches?.append(id, copy word)
+          let units = wholeTokens ? TypoDistance.scalars(copy word) : []
+          if !wholeTokens || TypoDistance.wholeDistance(query, units, limit: limit) != nil {
+            out.append(id)
+            matches?.append(id, copy word)
+          } else if units.count > longest {
+            // Every token that starts with its first `longest` + 1 letters is as long.
+            resume = TypoWalk.pastEvery(startingWith: word, letters: longest + 1)
+          }
         } else {
           resume = walk.resumeAt(word)
         }
@@ -225,6 +247,33 @@ struct TypoWalk {
   /// The letters the walk compares, as values: each scalar's, but a kana followed by a voiced
   /// or semi-voiced mark (U+3099, U+309A) is one letter, its value past every scalar's
   /// (``voicedKana(_:mark:)``).
+  /// The least key past every word (UTF-8) that starts with the bytes of the first `letters`
+  /// letters of `word` (as ``units(_:)`` counts them: a kana and its voiced mark are one):
+  /// those bytes with their last byte below 0xFF raised by one and the rest cut. Every such
+  /// word has at least `letters` letters. Nil when `word` has fewer, or every byte is 0xFF.
+  static func pastEvery(startingWith word: borrowing [UInt8], letters: Int) -> [UInt8]? {
+    var end = 0
+    var count = 0
+    var last: UInt32 = 0
+    while end < word.count {
+      let s = scalar(at: end, in: word)
+      // A voiced mark after a kana is part of its letter.
+      let joins = count > 0 && isVoicedMark(s.value) && isKana(last)
+      if !joins {
+        if count == letters { break }
+        count += 1
+      }
+      last = s.value
+      end += s.length
+    }
+    guard count == letters else { return nil }
+    var key = Array(word[0..<min(end, word.count)])
+    while let byte = key.last, byte == 0xFF { key.removeLast() }
+    guard !key.isEmpty else { return nil }
+    key[key.count - 1] += 1
+    return key
+  }
+
   static func units(_ scalars: some Sequence<Unicode.Scalar>) -> [UInt32] {
     var out: [UInt32] = []
     for s in scalars {
