@@ -70,11 +70,18 @@ extension LoadedIndex {
         found.append(p)
       }
     }
-    if found.isEmpty && plan.tokens.count >= 2 {
+    let relaxedPass = found.isEmpty && plan.tokens.count >= 2
+    if relaxedPass {
       found = try relaxed(indexes, resolved, context: context, limit: limit)
     }
-    guard indexes.count > 1 else { return found }
-    return try merged(found, indexes, limit: limit)
+    if indexes.count > 1 { found = try merged(found, indexes, limit: limit) }
+    // The relaxed pass's penalty is taken off once its places are in order: taken off before,
+    // its rounding could make two scores a last bit apart equal, and shards merged by them
+    // would order them as one index does not.
+    if relaxedPass {
+      for i in found.indices { found[i].score -= Ranking.relaxedPenalty }
+    }
+    return found
   }
 
   /// The shards to search, best possible score first (ties in their given order): all of
@@ -189,8 +196,8 @@ extension LoadedIndex {
     return (resolved, keys)
   }
 
-  /// The relaxed pass over `indexes`: places that match every word but one, scored with the
-  /// ``Ranking/relaxedPenalty``.
+  /// The relaxed pass over `indexes`: places that match every word but one, scored without
+  /// the ``Ranking/relaxedPenalty`` (the caller takes it off once they are in order).
   ///
   /// A place that misses one word carries one of any two, so the two cheapest words' places
   /// hold every candidate; when even those are many, the words are too short to tell a typo
@@ -231,18 +238,14 @@ extension LoadedIndex {
     var found: [ScoredPlace] = []
     for (s, index) in indexes.enumerated() {
       var best = TopPlaces(limit: limit)
-      // As in the first pass: a place below the limit-th best found cannot be merged in (a
-      // hair lower, as the penalty is taken off after).
-      if let floor = limitthBest(found, limit: limit) {
-        best.floor = floor + Ranking.relaxedPenalty - 1e-9
-      }
+      // As in the first pass: a place below the limit-th best found cannot be merged in.
+      if let floor = limitthBest(found, limit: limit) { best.floor = floor }
       try index.located { () throws(IndexFormatError) in
         try index.collect(
           words[s], drivers: drivers, missing: 1, context: relaxedContext,
           into: &best)
       }
       for var p in best.places {
-        p.score -= Ranking.relaxedPenalty
         p.missing = 1
         p.shard = s
         found.append(p)
