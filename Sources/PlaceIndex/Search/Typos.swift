@@ -244,9 +244,6 @@ struct TypoWalk {
       scalars: Self.units(String(decoding: query, as: UTF8.self).unicodeScalars), limit: limit)
   }
 
-  /// The letters the walk compares, as values: each scalar's, but a kana followed by a voiced
-  /// or semi-voiced mark (U+3099, U+309A) is one letter, its value past every scalar's
-  /// (``voicedKana(_:mark:)``).
   /// The least key past every word (UTF-8) that starts with the bytes of the first `letters`
   /// letters of `word` (as ``units(_:)`` counts them: a kana and its voiced mark are one):
   /// those bytes with their last byte below 0xFF raised by one and the rest cut. Every such
@@ -274,6 +271,9 @@ struct TypoWalk {
     return key
   }
 
+  /// The letters the walk compares, as values: each scalar's, but a kana followed by a voiced
+  /// or semi-voiced mark (U+3099, U+309A) is one letter, its value past every scalar's
+  /// (``voicedKana(_:mark:)``).
   static func units(_ scalars: some Sequence<Unicode.Scalar>) -> [UInt32] {
     var out: [UInt32] = []
     for s in scalars {
