@@ -33,9 +33,10 @@ extension LoadedIndex {
     // Once no later place whose name lacks every typed word whole can enter (every later place
     // having at most `importance`), only those that carry one are read: from their own name
     // lists when these hold fewer than half as many places as the drivers' postings, else as
-    // a filter on those. (A search of several short words, "R A", would else read every candidate: each
-    // word may be some name's whole word, so the importance bound stays high; a word typed
-    // whole in the names of a few places and the context of many, "Lie", likewise.)
+    // a filter on those. (A search of several short words, "R A", would else read every
+    // candidate: each word may be some name's whole word, so the importance bound stays high;
+    // a word typed whole in the names of a few places and the context of many, "Lie",
+    // likewise.)
     func narrowed(at rank: Int, importance: Double) throws(IndexFormatError) -> Narrowed {
       // Filtering already: the scan passed over this place if it lacked one.
       guard exactOnly == nil, !candidates.readsBothEnds,

@@ -32,11 +32,7 @@ struct PlaceScorer {
   /// The whole-name bonus that ``maxText`` holds (0 when no place can earn it in this pass),
   /// scaled by the least share any word's match can have.
   private let wholeNameBonus: Double
-  /// Per word, the most share of a match it can have: ``Ranking/typoShare`` for a word no
-  /// token starts with (it matches only within typo distance, or inside a longer word), else 1.
-  private let shares: [Double]
-  /// The most coverage any place can earn: ``Ranking/coverage`` times the words' shares,
-  /// at most 1 (a name has a word at least, so `min(inName, n) / n ≤ min(inName, 1)`).
+  /// The most coverage any place can earn (``Swift/Array/mostCoverage``).
   private let maxCoverage: Double
   /// Per word, the last place whose primary or alternative name carries its exact token: -1
   /// when it has none, `Int.max` when they are more than ``Ranking/exactNamesRead``; read on
@@ -88,23 +84,21 @@ struct PlaceScorer {
     self.context = context
     // A word that no token starts with scores a typo's share of a match at most: "autag"
     // finds Autauga County by a typo, and no later place can score it as a prefix.
-    let shares = resolved.map { $0.range.isEmpty ? W.typoShare : 1 }
-    self.shares = shares
-    maxCoverage = W.coverage * min(1, shares.reduce(0, +))
+    maxCoverage = resolved.mostCoverage
     // The whole-name bonus, or in its place the name-start one; a typo earns its share.
     let bonus =
       missing > 0
       ? 0
       : (LoadedIndex.mayEarnWholeName(resolved)
-        ? W.wholeName : index.nameStarts == nil ? 0 : W.nameStart) * (shares.min() ?? 1)
+        ? W.wholeName : index.nameStarts == nil ? 0 : W.nameStart) * resolved.leastShare
     wholeNameBonus = bonus
     let single = drivers.count == 1 ? drivers[0] : nil
     driver = single
     // Each bound adds its parts in the order of `Ranking.text`: it is then at least every
     // score it bounds to the last bit, and equal to the score of a place that reaches it.
     // Per word, its best points: in the name, whole when it is a token.
-    let prefixes = shares.map { $0 * W.namePrefix }
-    let best = resolved.indices.map { resolved[$0].exact != nil ? W.nameExact : prefixes[$0] }
+    let prefixes = resolved.map { $0.mostShare * W.namePrefix }
+    let best = resolved.map(\.mostNamePoints)
     func bound(_ points: [Double], coverage: Double, wholeName: Double) -> Double {
       W.text(words: points.reduce(0, +), coverage: coverage, wholeName: wholeName)
     }
@@ -117,8 +111,7 @@ struct PlaceScorer {
       // A word in the context alone: no whole-name bonus, and the coverage needs another word
       // in the name.
       var contextOnly = best
-      contextOnly[single] =
-        resolved[single].exact != nil ? W.contextExact : shares[single] * W.contextPrefix
+      contextOnly[single] = Self.contextPoints(resolved[single])
       maxContextText = bound(
         contextOnly, coverage: resolved.count == 1 ? 0 : maxCoverage, wholeName: 0)
     } else {
@@ -153,16 +146,14 @@ struct PlaceScorer {
 
   private mutating func buildFilters() throws(IndexFormatError) {
     typealias W = Ranking
-    let best = resolved.indices.map {
-      resolved[$0].exact != nil ? W.nameExact : shares[$0] * W.namePrefix
-    }
+    let best = resolved.map(\.mostNamePoints)
     for i in resolved.indices where i != toldWord {
       let word = resolved[i]
       guard !word.isEmpty, word.cost <= W.filterRatio * max(candidatesCost, 1) else { continue }
       // The word in the context alone: no whole-name bonus; the coverage needs another word
       // in the name.
       var points = best
-      points[i] = word.exact != nil ? W.contextExact : shares[i] * W.contextPrefix
+      points[i] = Self.contextPoints(word)
       let contextText = W.text(words: points.reduce(0, +), coverage: maxCoverage, wholeName: 0)
       filterOf[i] = filters.count
       filters.append(
@@ -255,7 +246,7 @@ struct PlaceScorer {
     for (i, last) in lastExactNames!.enumerated() {
       words +=
         rank <= (i == driver ? driverLast : last)
-        ? Ranking.nameExact : shares[i] * Ranking.namePrefix
+        ? Ranking.nameExact : resolved[i].mostShare * Ranking.namePrefix
     }
     return Ranking.text(words: words, coverage: maxCoverage, wholeName: wholeNameBonus)
   }
@@ -278,6 +269,12 @@ struct PlaceScorer {
   mutating func hits(of i: Int, at rank: Int) throws(IndexFormatError) -> WordHits {
     try readTerms(rank)
     return WordHits.of(resolved[i], in: terms, shared: sharedTerms)
+  }
+
+  /// The most points `word` can score in a place's context alone: whole when it is a token,
+  /// else as a prefix (times its ``ResolvedToken/mostShare``).
+  private static func contextPoints(_ word: ResolvedToken) -> Double {
+    word.exact != nil ? Ranking.contextExact : word.mostShare * Ranking.contextPrefix
   }
 
   /// The text score of place `rank`, whose name has `nameWordCount` words, from the words'
@@ -390,10 +387,14 @@ struct PlaceScorer {
     // at least the score beyond (the coverage only falls with more words).
     // A record is not read for a name-start bonus the place's tokens deny (the name of
     // "Gemeinde Balzers" carries "balzers", not first).
+    // The text itself when the count is exact (below NAME WORDS' saturated value): the record
+    // then gives no other.
+    var known: Double? = nil
     if let nameWords = index.nameWords,
       let exact = try knownText(rank, nameWordCount: nameWords[rank])
     {
       text = min(text, exact)
+      if nameWords[rank] < NameWords.atLeast { known = exact }
     }
     if best.excludes(
       Ranking.score(text: text, importance: importance, geo: geoBound), ranksFrom: rank)
@@ -401,16 +402,20 @@ struct PlaceScorer {
       return
     }
     try index.places.match(rank, into: &entry, contexts: decoded)
-    try insert(rank, importance: importance, geoBound: geoBound, into: &best)
+    try insert(rank, knownText: known, importance: importance, geoBound: geoBound, into: &best)
   }
 
   /// Inserts the place whose record was read last into `best`, with the words' ``hits`` in it,
-  /// when it matches them, passes the filters and ranks.
+  /// when it matches them, passes the filters and ranks; `knownText` is its text score when
+  /// already computed from an exact name word count.
   @inline(__always)
   private mutating func insert(
-    _ rank: Int, importance: Double, geoBound: Double, into best: inout TopPlaces
+    _ rank: Int, knownText known: Double?, importance: Double, geoBound: Double,
+    into best: inout TopPlaces
   ) throws(IndexFormatError) {
-    guard let text = try knownText(rank, nameWordCount: entry.nameWordCount) else { return }
+    var text = known
+    if text == nil { text = try knownText(rank, nameWordCount: entry.nameWordCount) }
+    guard let text else { return }
     // A tie with the worst place enters when it ranks before it (`insert` orders ties by rank).
     if best.excludes(
       Ranking.score(text: text, importance: importance, geo: geoBound), ranksFrom: rank)

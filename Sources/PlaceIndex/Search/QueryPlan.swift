@@ -60,6 +60,23 @@ struct ResolvedToken: Sendable {
 
   /// Whether nothing can match this token.
   var isEmpty: Bool { range.isEmpty && typos.isEmpty }
+
+  /// The most share of a match the word can have: ``Ranking/typoShare`` when no token starts
+  /// with it (it matches only within typo distance, or inside a longer word), else 1.
+  var mostShare: Double { range.isEmpty ? Ranking.typoShare : 1 }
+
+  /// The most points the word can score: in a primary name, whole when it is a token, else as
+  /// a prefix (times ``mostShare``).
+  var mostNamePoints: Double { exact != nil ? Ranking.nameExact : mostShare * Ranking.namePrefix }
+}
+
+extension [ResolvedToken] {
+  /// The most coverage a place can earn for these words: ``Ranking/coverage`` times their
+  /// shares, at most 1 (a name has a word at least, so `min(inName, n) / n ≤ min(inName, 1)`).
+  var mostCoverage: Double { Ranking.coverage * Swift.min(1, reduce(0) { $0 + $1.mostShare }) }
+
+  /// The share every whole-name bonus is scaled by at most: the least of the words' shares.
+  var leastShare: Double { map(\.mostShare).min() ?? 1 }
 }
 
 /// Edit distances for typo tolerance, over Unicode scalars (a letter outside ASCII is one

@@ -161,7 +161,8 @@ private struct Shown {
   /// (every later result is compared with it); empty for other places.
   let stationName: String
 
-  /// `stationName` is the display's (``PlaceDisplay/stationName``).
+  /// `stationName` is the display's (``PlaceDisplay/stationName``: empty but for a stop or
+  /// station, by the same primary type as ``isTransit``).
   init(
     place: ScoredPlace, suggestion: AutocompletePlaceSuggestion, key: String,
     stationName: String
@@ -173,7 +174,7 @@ private struct Shown {
     point = Coordinate(
       latitude: Double(place.latitudeE7) / 1e7, longitude: Double(place.longitudeE7) / 1e7)
     isTransit = Ranking.transitTypes.contains(type)
-    self.stationName = isTransit ? stationName : ""
+    self.stationName = stationName
   }
 
   /// Whether `other`, found after this, is the same thing (``Ranking/areDuplicates``): the

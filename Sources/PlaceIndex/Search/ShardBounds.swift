@@ -81,13 +81,9 @@ struct ShardExtent: Sendable {
   /// `context`'s focus: each word in the name, whole when it is a token here, a typo's share
   /// of a prefix when no token here starts with it (as ``PlaceScorer`` bounds it).
   func bestScore(_ words: [ResolvedToken], context: SearchContext) -> Double {
-    let shares = words.map { $0.range.isEmpty ? Ranking.typoShare : 1 }
-    let points = words.indices.reduce(0.0) { s, i in
-      s + (words[i].exact != nil ? Ranking.nameExact : shares[i] * Ranking.namePrefix)
-    }
     let text = Ranking.text(
-      words: points, coverage: Ranking.coverage * min(1, shares.reduce(0, +)),
-      wholeName: Ranking.wholeName * (shares.min() ?? 1))
+      words: words.reduce(0) { $0 + $1.mostNamePoints }, coverage: words.mostCoverage,
+      wholeName: Ranking.wholeName * words.leastShare)
     let importance = Ranking.importance(stored: maxImportance)
     return Ranking.score(text: text, importance: importance, geo: bestGeo(context))
   }
