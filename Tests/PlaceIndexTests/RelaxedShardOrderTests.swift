@@ -16,22 +16,15 @@ import Testing
 
   /// An index of the churches `ids` (id 1: 360 km north of the origin; id 2: 286 km).
   static func build(_ ids: [Int], name: String) throws -> String {
-    let dir = try TestPaths.temporaryDirectory()
-    var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<osm version=\"0.6\">\n"
-    for id in ids {
-      let lat = id == 1 ? 33.2375 : 32.5721
-      xml += "  <node id=\"\(id)\" lat=\"\(lat)\" lon=\"-89.0\" version=\"1\">\n"
-      xml += "    <tag k=\"amenity\" v=\"place_of_worship\"/>\n"
-      xml += "    <tag k=\"religion\" v=\"christian\"/>\n"
-      xml += "    <tag k=\"name\" v=\"Pleasant Hill Baptist Church\"/>\n  </node>\n"
-    }
-    xml += "</osm>\n"
-    let extract = dir.appendingPathComponent("\(name).osm")
-    try xml.write(to: extract, atomically: true, encoding: .utf8)
-    let out = dir.appendingPathComponent("\(name).placeidx").path
-    _ = try IndexBuilder(tables: BuildTables(directory: TestPaths.data)).build(
-      IndexBuilder.Options(extract: extract.path, output: out))
-    return out
+    try buildFixtureIndex(
+      ids.map { id in
+        FixtureNode(
+          id: id, latitude: id == 1 ? 33.2375 : 32.5721, longitude: -89.0,
+          tags: [
+            ("amenity", "place_of_worship"), ("religion", "christian"),
+            ("name", "Pleasant Hill Baptist Church"),
+          ])
+      }, name: name)
   }
 
   @Test func shardsOrderRelaxedPlacesAsOneIndexDoes() throws {

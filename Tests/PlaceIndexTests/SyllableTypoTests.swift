@@ -10,27 +10,18 @@ import Testing
 /// share their first characters, and a Latin control: each character is a syllable, so a
 /// word of 3 of them gets the edit a Latin word of 5 letters gets.
 let syllableFixtureIndex: Result<String, Error> = Result {
-  let dir = try TestPaths.temporaryDirectory()
   let names: [(id: Int, name: String)] = [
     (1, "滨海花园"), (2, "牛车水"), (3, "サクラヤ"), (4, "한강공원"), (5, "Lenz"), (6, "Brunn"),
     // Decoys: the same first character (滨江大厦), the first two (滨海大道, 牛车站), the rest
     // of a name (海花园), the first syllable of the Korean one (한국식당).
     (10, "滨江大厦"), (11, "滨海大道"), (12, "海花园"), (13, "牛车站"), (14, "한국식당"),
   ]
-  var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<osm version=\"0.6\">\n"
-  for (i, n) in names.enumerated() {
-    let lat = 1.2800 + Double(i) * 0.0004
-    xml += "  <node id=\"\(n.id)\" lat=\"\(lat)\" lon=\"103.8500\" version=\"1\">\n"
-    xml += "    <tag k=\"amenity\" v=\"restaurant\"/>\n"
-    xml += "    <tag k=\"name\" v=\"\(n.name)\"/>\n  </node>\n"
-  }
-  xml += "</osm>\n"
-  let extract = dir.appendingPathComponent("syllables.osm")
-  try xml.write(to: extract, atomically: true, encoding: .utf8)
-  let out = dir.appendingPathComponent("syllables.placeidx").path
-  _ = try IndexBuilder(tables: BuildTables(directory: TestPaths.data)).build(
-    IndexBuilder.Options(extract: extract.path, output: out))
-  return out
+  return try buildFixtureIndex(
+    names.enumerated().map { i, n in
+      FixtureNode(
+        id: n.id, latitude: 1.2800 + Double(i) * 0.0004, longitude: 103.8500,
+        tags: [("amenity", "restaurant"), ("name", n.name)])
+    }, name: "syllables")
 }
 
 /// The place suggestions (5, the default) for `query`.
