@@ -438,6 +438,9 @@ struct SearchOracleTests {
       "k m s", "Su Pa", "h ka 1",
       // A word many places carry in their context beside one a few carry in their names.
       "Helsinki Stockmann", "Kaivokatu Hotel",
+      // Short whole words and numbers: past some importance only names that carry two of them
+      // whole can enter (``WholeWordNames``).
+      "k 12", "m 1 a", "e 3",
     ]
     // Origins, and biases: every place inside a bias region earns the full nearness bonus.
     let center = Coordinate(latitude: 60.1699, longitude: 24.9384)

@@ -89,16 +89,6 @@ struct Candidates {
 }
 
 extension LoadedIndex {
-  /// How many places the primary and alternative name lists of the words' exact tokens hold.
-  func exactNameCount(_ resolved: [ResolvedToken]) throws(IndexFormatError) -> Int {
-    var count = 0
-    for token in resolved.compactMap(\.exact) {
-      let lists = try postings.lists(token)
-      count += lists.name.count + lists.alternative.count
-    }
-    return count
-  }
-
   /// The places whose primary or alternative name carries `token` whole, ascending; nil when
   /// they are more than ``Ranking/exactNamesRead``: a whole word of many places' names ("1",
   /// "street") is not read ahead, its places would cost more than the bound they tighten.

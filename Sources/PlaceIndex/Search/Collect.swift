@@ -27,33 +27,43 @@ extension LoadedIndex {
     var lastImportance = Double.infinity
     let maxGeo = scorer.maxGeo
     var decodes = 0
-    // Once set, the places whose name carries a typed word whole: the only candidates left
-    // that can enter.
-    var exactOnly: PostingsMerger? = nil
+    // Once set, the places whose name carries enough typed words whole: the only candidates
+    // left that can enter.
+    var exactOnly: WholeWordNames? = nil
     // Once no later place whose name lacks every typed word whole can enter (every later place
     // having at most `importance`), only those that carry one are read: from their own name
     // lists when these hold fewer than half as many places as the drivers' postings, else as
     // a filter on those. (A search of several short words, "R A", would else read every
     // candidate: each word may be some name's whole word, so the importance bound stays high;
     // a word typed whole in the names of a few places and the context of many, "Lie",
-    // likewise.)
+    // likewise.) When even one word whole is not enough, only those that carry as many as it
+    // takes are read ("K 1" after "1. Kusebasateweg": the names that carry "k" and "1").
+    // The importance at which the whole words needed were last worked out.
+    var narrowedAt = Double.infinity
+    let tokens = scorer.wholeTokens
     func narrowed(at rank: Int, importance: Double) throws(IndexFormatError) -> Narrowed {
-      // Filtering already: the scan passed over this place if it lacked one.
-      guard exactOnly == nil, !candidates.readsBothEnds,
+      // Filtering already (the scan passed over this place if it lacked the words): only a
+      // filter that needs more words changes it, as the importance falls.
+      if let current = exactOnly, current.need >= tokens.count { return .read }
+      guard !candidates.readsBothEnds, importance < narrowedAt,
         best.excludesLater(
           Ranking.score(text: scorer.maxTextOfPrefixes, importance: importance, geo: maxGeo))
       else { return .read }
-      guard var names = try scorer.exactNames() else { return .over }
+      narrowedAt = importance
+      let need = scorer.wholeWordsNeeded(importance: importance, geo: maxGeo, best: best)
+      if let current = exactOnly, need <= current.need { return .read }
+      guard var names = try WholeWordNames(postings: postings, tokens: tokens, need: max(need, 1))
+      else { return .over }
       // A name place read from its list is scored (its tokens, its importance); a candidate
       // passed over is a step of the name lists beside the scan: the lists are read on their
       // own only when they hold fewer than half the candidates ("Balzers Sspor", whose two
       // words hold about as many places each, took 8,475 name places scored against 976
       // records read as a filter at 200x).
-      guard try 2 * exactNameCount(resolved) < candidates.cost else {
+      guard 2 * names.cost < candidates.cost else {
         exactOnly = names
-        return try names.hits(at: rank) == [] ? .skip : .read
+        return try names.carries(at: rank) ? .read : .skip
       }
-      _ = try names.hits(at: rank)
+      try names.seek(to: rank)
       while let r = try names.next() {
         let importance = try scorer.importance(of: r)
         if best.excludesLater(
@@ -78,7 +88,7 @@ extension LoadedIndex {
       return try narrowed(at: rank, importance: importance)
     }
     while let rank = try scorer.nextCandidate(&candidates) {
-      if exactOnly != nil, try exactOnly!.hits(at: rank) == [] { continue }
+      if exactOnly != nil, try !exactOnly!.carries(at: rank) { continue }
       // Nearness keeps this scan from stopping: read the rest from both ends.
       if decodes == Ranking.nearFirstAfter && candidates.readsBothEnds && maxGeo > 0,
         try collectNearFirst(

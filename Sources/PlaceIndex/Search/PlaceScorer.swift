@@ -34,6 +34,9 @@ struct PlaceScorer {
   private let wholeNameBonus: Double
   /// The most coverage any place can earn (``Swift/Array/mostCoverage``).
   private let maxCoverage: Double
+  /// Per word, the most points it scores as a prefix of a name word (its
+  /// ``ResolvedToken/mostShare``): the most of a word that no name carries whole.
+  private let prefixPoints: [Double]
   /// Per word, the last place whose primary or alternative name carries its exact token: -1
   /// when it has none, `Int.max` when they are more than ``Ranking/exactNamesRead``; read on
   /// first use (``laterText(_:driverLast:)``).
@@ -98,6 +101,7 @@ struct PlaceScorer {
     // score it bounds to the last bit, and equal to the score of a place that reaches it.
     // Per word, its best points: in the name, whole when it is a token.
     let prefixes = resolved.map { $0.mostShare * W.namePrefix }
+    prefixPoints = prefixes
     let best = resolved.map(\.mostNamePoints)
     func bound(_ points: [Double], coverage: Double, wholeName: Double) -> Double {
       W.text(words: points.reduce(0, +), coverage: coverage, wholeName: wholeName)
@@ -218,17 +222,37 @@ struct PlaceScorer {
     return geo
   }
 
-  /// The places whose primary or alternative name carries a typed word whole, as one stream
-  /// to seek in rank order (``PostingsMerger/hits(at:)`` is empty for a place that is not
-  /// one); nil when no word is a whole token.
-  func exactNames() throws(IndexFormatError) -> PostingsMerger? {
-    let exact = resolved.compactMap(\.exact).map {
-      ResolvedToken(range: $0..<($0 + 1), exact: $0, typos: [], cost: 0, typedLength: 0)
+  /// The typed words that are whole tokens: their exact token ids, in word order.
+  var wholeTokens: [Int] { resolved.compactMap(\.exact) }
+
+  /// How many typed words a later place's primary or alternative name must carry whole for
+  /// it to enter, once every later place has at most `importance` (and `geo`); more than
+  /// ``wholeTokens`` holds when not even all of them would do. A word carried whole there
+  /// scores at most ``Ranking/nameExact``, any other at most its prefix points; so it is the
+  /// least count whose best bound the results do not exclude (found over every choice of that
+  /// many words, each bound added in word order, for up to ``Ranking/wholeWordChoicesUpTo``
+  /// words; past that, one).
+  func wholeWordsNeeded(importance: Double, geo: Double, best: TopPlaces) -> Int {
+    let exact = resolved.indices.filter { resolved[$0].exact != nil }
+    guard exact.count <= Ranking.wholeWordChoicesUpTo else { return 1 }
+    // Per count of whole words, the best bound over every choice of them.
+    var most = Array(repeating: -Double.infinity, count: exact.count + 1)
+    for choice in 0..<(1 << exact.count) {
+      var points = prefixPoints
+      for (b, i) in exact.enumerated() where choice & (1 << b) != 0 {
+        points[i] = Ranking.nameExact
+      }
+      let text = Ranking.text(
+        words: points.reduce(0, +), coverage: maxCoverage, wholeName: wholeNameBonus)
+      most[choice.nonzeroBitCount] = max(most[choice.nonzeroBitCount], text)
     }
-    guard !exact.isEmpty else { return nil }
-    var names = try PostingsMerger(postings: index.postings, words: exact)
-    names.dropContextLists()
-    return names
+    var need = 0
+    while need < most.count,
+      best.excludesLater(Ranking.score(text: most[need], importance: importance, geo: geo))
+    {
+      need += 1
+    }
+    return need
   }
 
   /// The best text score of a place at `rank` or after it: each word whole in its name only up

@@ -206,6 +206,10 @@ enum Ranking {
   /// The places whose name carries the driving word whole are read ahead (the last of them
   /// tightens the bound of the scan in rank order) only when they are at most this many.
   static let exactNamesRead = 1024
+  /// Typed words with a whole token up to which a scan that reads only the places whose
+  /// names carry some of them whole works out how many they must carry (over every choice
+  /// of them: 2^n bounds); past it, one.
+  static let wholeWordChoicesUpTo = 6
   /// Places a scan in rank order scores from their tokens (TERMS) before the other words'
   /// postings are read as filters beside it (``PlaceScorer``): a search that ends sooner
   /// does not pay for opening them.
@@ -386,7 +390,7 @@ enum Ranking {
         [
           wholeNameMinimum, relaxedBudget, maxTypoCandidates, infixMinimum,
           maxInfixCandidates, ringPlaces, ringShare, exactNamesFirst, exactNamesRead,
-          nearFirstAfter, nearOtherPlaces,
+          nearFirstAfter, nearOtherPlaces, wholeWordChoicesUpTo,
           nearFirstMinimumCost,
           candidatesPerResult, candidatesPerResultWhenShort, typoWhenFewerThanLimits,
         ].allSatisfy { $0 > 0 }

@@ -1,0 +1,79 @@
+import PlaceIndexFormat
+
+/// The places whose primary or alternative name carries at least ``need`` of the typed words
+/// whole, in ascending rank: what a scan in rank order reads once no later place with fewer
+/// can enter (``LoadedIndex/collect(_:drivers:missing:context:into:)``).
+///
+/// A place that carries `need` of the `m` words whole carries one of any `m - need + 1` of
+/// them: the union of the cheapest `m - need + 1` words' name lists holds every such place,
+/// and each is checked against the other words' lists. With one word needed that is the
+/// union of all of them; with every word needed, the cheapest list checked against the
+/// others ("S 7" at 200×: the names that carry both "s" and "7" whole, not the thousands that
+/// carry "7").
+struct WholeWordNames {
+  /// How many of the words a place's names must carry whole.
+  let need: Int
+  /// Per word, the merge of its exact token's name and alternative-name lists.
+  private var words: [PostingsMerger]
+  /// The union of the cheapest `words.count - need + 1` words' lists: every place that may
+  /// qualify is in it.
+  private var driving: PostingsMerger
+  /// How many places the driving lists hold.
+  let cost: Int
+
+  /// The places that carry at least `need` of `tokens` (exact token ids, one per typed word
+  /// that has one) whole in a name; nil when `need` is more than the tokens.
+  init?(postings: Postings, tokens: [Int], need: Int) throws(IndexFormatError) {
+    guard need >= 1, need <= tokens.count else { return nil }
+    self.need = need
+    func names(_ ids: [Int]) throws(IndexFormatError) -> PostingsMerger {
+      let words = ids.map {
+        ResolvedToken(range: $0..<($0 + 1), exact: $0, typos: [], cost: 0, typedLength: 0)
+      }
+      var merger = try PostingsMerger(postings: postings, words: words)
+      merger.dropContextLists()
+      return merger
+    }
+    var counts: [Int] = []
+    for t in tokens {
+      let lists = try postings.lists(t)
+      counts.append(lists.name.count + lists.alternative.count)
+    }
+    let cheapest = tokens.indices.sorted { counts[$0] < counts[$1] }
+      .prefix(tokens.count - need + 1)
+    cost = cheapest.reduce(0) { $0 + counts[$1] }
+    driving = try names(cheapest.map { tokens[$0] })
+    words = need == 1 ? [] : try tokens.map { (t) throws(IndexFormatError) in try names([t]) }
+  }
+
+  /// Whether place `rank` (not below a rank asked for or returned before) qualifies.
+  mutating func carries(at rank: Int) throws(IndexFormatError) -> Bool {
+    guard need > 1 else { return try driving.hits(at: rank) != [] }
+    var count = 0
+    for w in words.indices {
+      if try words[w].hits(at: rank) != [] {
+        count += 1
+        if count == need { return true }
+      } else if count + words.count - w - 1 < need {
+        return false
+      }
+    }
+    return false
+  }
+
+  /// Passes over the places before `rank`: ``next()`` then returns the first from it on.
+  mutating func seek(to rank: Int) throws(IndexFormatError) {
+    try driving.seek(to: rank)
+  }
+
+  /// The next place that qualifies, ascending.
+  mutating func next() throws(IndexFormatError) -> Int? {
+    // With one word needed, every place of the driving lists qualifies (and they have moved
+    // past it: ``carries(at:)`` must not ask them again).
+    while let r = try driving.next() {
+      if need == 1 { return r }
+      if try carries(at: r) { return r }
+    }
+    return nil
+  }
+}
