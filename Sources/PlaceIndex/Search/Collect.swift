@@ -60,11 +60,20 @@ extension LoadedIndex {
       // words hold about as many places each, took 8,475 name places scored against 976
       // records read as a filter at 200x).
       guard 2 * names.cost < candidates.cost else {
+        let first = try names.first(from: rank)
         exactOnly = names
-        return try names.carries(at: rank) ? .read : .skip
+        return first == rank ? .read : first == nil ? .over : .skip
       }
-      try names.seek(to: rank)
-      while let r = try names.next() {
+      var from = rank
+      while let r = try names.first(from: from) {
+        // A name place that some filter's word does not lie in is not scored: on to the
+        // first place from it that the filters agree on.
+        guard let agreed = try scorer.firstInFilters(from: r) else { break }
+        if agreed > r {
+          from = agreed
+          continue
+        }
+        from = r + 1
         let importance = try scorer.importance(of: r)
         if best.excludesLater(
           Ranking.score(
@@ -88,7 +97,14 @@ extension LoadedIndex {
       return try narrowed(at: rank, importance: importance)
     }
     while let rank = try scorer.nextCandidate(&candidates) {
-      if exactOnly != nil, try !exactOnly!.carries(at: rank) { continue }
+      // Only the places that carry the whole words can enter: on to the next of them.
+      if exactOnly != nil {
+        guard let first = try exactOnly!.first(from: rank) else { return }
+        if first > rank {
+          try candidates.skip(to: first)
+          continue
+        }
+      }
       // Nearness keeps this scan from stopping: read the rest from both ends.
       if decodes == Ranking.nearFirstAfter && candidates.readsBothEnds && maxGeo > 0,
         try collectNearFirst(

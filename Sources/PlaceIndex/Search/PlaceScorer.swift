@@ -66,8 +66,8 @@ struct PlaceScorer {
   private var filters: [WordFilter] = []
   /// Per word, its filter's position in ``filters``, or -1.
   private var filterOf: [Int]
-  /// Whether some filter reads its name lists only: the scan skips to their places
-  /// (``nextCandidate(_:)``).
+  /// Whether the scan skips to the places that every filter's word lies in
+  /// (``nextCandidate(_:)``): filters built, in a pass where every word must match.
   private var intersects = false
   /// Places scored in rank order before the filters were built; -1 once built.
   private var orderedScores = 0
@@ -164,6 +164,11 @@ struct PlaceScorer {
         try WordFilter(
           word: i, resolved: word, postings: index.postings, contextText: contextText))
     }
+    // Where every word must match, a place that a filter's word does not lie in (not in a
+    // name, not in the context, not within typo distance) is not scored: the scan skips to
+    // the first place that every filter's word lies in ("O Au 3" at 200x read 65,548 places
+    // that carry "3*" one by one, most without "o*" or "au*").
+    if missing == 0 && !filters.isEmpty { intersects = true }
   }
 
   /// Drops the context lists of every filter whose word, in the context alone, leaves a place
@@ -179,30 +184,39 @@ struct PlaceScorer {
       let bound = Ranking.score(text: filters[k].contextText, importance: importance, geo: geo)
       guard best.excludes(bound) else { continue }
       try filters[k].dropContextLists()
-      if filters[k].namesOnly { intersects = true }
     }
   }
 
-  /// The next place of `candidates` whose names carry the words whose filters read names only
-  /// (every place of the candidates when none does): the candidates skip to the first place
-  /// from which all those filters and they agree.
+  /// The next place of `candidates` that every filter's word lies in, once the filters are
+  /// built in a pass where every word must match (every place of the candidates before): the
+  /// candidates skip to the first place from which all the filters and they agree. A filter
+  /// that reads names only skips to the places whose names carry its word.
   @inline(__always)
   mutating func nextCandidate(_ candidates: inout Candidates) throws(IndexFormatError) -> Int? {
     guard var rank = try candidates.next() else { return nil }
-    guard intersects, rank >= lastFiltered else { return rank }
     while true {
-      var target = rank
-      for k in filters.indices where filters[k].namesOnly {
-        target = max(target, try filters[k].first(from: target))
-        // One word's names end: no later place carries them all.
-        if target == .max { return nil }
-      }
-      lastFiltered = target
+      guard let target = try firstInFilters(from: rank) else { return nil }
       if target == rank { return rank }
       try candidates.skip(to: target)
       guard let next = try candidates.next() else { return nil }
       rank = next
     }
+  }
+
+  /// The first place from `rank` on (not below a rank asked before) that every filter's word
+  /// lies in, as far as one pass over the filters finds (the caller asks again from a later
+  /// place); `rank` itself when the scan does not intersect (``intersects``), nil when a
+  /// filter's places end: no later place carries them all.
+  @inline(__always)
+  mutating func firstInFilters(from rank: Int) throws(IndexFormatError) -> Int? {
+    guard intersects, rank >= lastFiltered else { return rank }
+    var target = rank
+    for k in filters.indices {
+      target = max(target, try filters[k].first(from: target))
+      if target == .max { return nil }
+    }
+    lastFiltered = target
+    return target
   }
 
   /// The most geo score place `rank` can earn, from its square (``maxGeo`` when its square is
@@ -372,7 +386,12 @@ struct PlaceScorer {
     var filtered = false
     if ordered && resolved.count > 1 {
       filtered = try filtersReady(at: rank)
-      if filtered { try narrowFilters(importance: importance, geo: laterGeo, best: best) }
+      // Also when the filters have moved past this place (the scan skipped ahead to the next
+      // place they agree on, read one ahead): their context lists go once the scan's bound
+      // leaves places out, whichever place it reads.
+      if orderedScores < 0 {
+        try narrowFilters(importance: importance, geo: laterGeo, best: best)
+      }
     }
     for i in hits.indices {
       if i == told {

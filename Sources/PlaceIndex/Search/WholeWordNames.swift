@@ -20,6 +20,9 @@ struct WholeWordNames {
   private var driving: PostingsMerger
   /// How many places the driving lists hold.
   let cost: Int
+  /// The last place ``first(from:)`` found, and whether the driving lists are at their end.
+  private var pending: Int? = nil
+  private var exhausted = false
 
   /// The places that carry at least `need` of `tokens` (exact token ids, one per typed word
   /// that has one) whole in a name; nil when `need` is more than the tokens.
@@ -46,9 +49,26 @@ struct WholeWordNames {
     words = need == 1 ? [] : try tokens.map { (t) throws(IndexFormatError) in try names([t]) }
   }
 
-  /// Whether place `rank` (not below a rank asked for or returned before) qualifies.
-  mutating func carries(at rank: Int) throws(IndexFormatError) -> Bool {
-    guard need > 1 else { return try driving.hits(at: rank) != [] }
+  /// The first place from `rank` on that qualifies (`rank` not below one asked for before),
+  /// or nil when none does: a scan skips to it.
+  mutating func first(from rank: Int) throws(IndexFormatError) -> Int? {
+    if let p = pending, p >= rank { return p }
+    if exhausted { return nil }
+    try driving.seek(to: rank)
+    while let r = try driving.next() {
+      // With one word needed, every place of the driving lists qualifies.
+      if need > 1, try !carries(r) { continue }
+      pending = r
+      return r
+    }
+    exhausted = true
+    pending = nil
+    return nil
+  }
+
+  /// Whether place `rank`, of the driving lists and after every place asked about before,
+  /// carries `need` words: the words' own lists tell.
+  private mutating func carries(_ rank: Int) throws(IndexFormatError) -> Bool {
     var count = 0
     for w in words.indices {
       if try words[w].hits(at: rank) != [] {
@@ -59,21 +79,5 @@ struct WholeWordNames {
       }
     }
     return false
-  }
-
-  /// Passes over the places before `rank`: ``next()`` then returns the first from it on.
-  mutating func seek(to rank: Int) throws(IndexFormatError) {
-    try driving.seek(to: rank)
-  }
-
-  /// The next place that qualifies, ascending.
-  mutating func next() throws(IndexFormatError) -> Int? {
-    // With one word needed, every place of the driving lists qualifies (and they have moved
-    // past it: ``carries(at:)`` must not ask them again).
-    while let r = try driving.next() {
-      if need == 1 { return r }
-      if try carries(at: r) { return r }
-    }
-    return nil
   }
 }
