@@ -38,6 +38,23 @@ extension LoadedIndex {
     // a word typed whole in the names of a few places and the context of many, "Lie",
     // likewise.) When even one word whole is not enough, only those that carry as many as it
     // takes are read ("K 1" after "1. Kusebasateweg": the names that carry "k" and "1").
+    // Once no later place whose primary name has more words than were typed can enter, those
+    // places are passed over from NAME WORDS alone, before anything else of them is read ("Im "
+    // at 200x: the streets "Im …" of 200 towns, none named "Im" alone, all of whose names the
+    // word covers half of).
+    let typed = resolved.count
+    var longNamesOut = false
+    func passesOverLongName(_ rank: Int, importance: Double) -> Bool {
+      guard let nameWords, typed < NameWords.atLeast else { return false }
+      if !longNamesOut {
+        guard
+          best.excludesLater(
+            Ranking.score(text: scorer.maxTextOfLongNames, importance: importance, geo: maxGeo))
+        else { return false }
+        longNamesOut = true
+      }
+      return nameWords[rank] > typed
+    }
     // The importance at which the whole words needed were last worked out.
     var narrowedAt = Double.infinity
     let tokens = scorer.wholeTokens
@@ -74,6 +91,7 @@ extension LoadedIndex {
           continue
         }
         from = r + 1
+        if passesOverLongName(r, importance: importance) { continue }
         let importance = try scorer.importance(of: r)
         if best.excludesLater(
           Ranking.score(
@@ -126,6 +144,7 @@ extension LoadedIndex {
         case .skip: continue
         case .read: break
         }
+        if passesOverLongName(rank, importance: lastImportance) { continue }
         // The postings tell, before the record is read, when the word lies in its context
         // alone, or in the name only as a prefix.
         let bound = scorer.textBound(

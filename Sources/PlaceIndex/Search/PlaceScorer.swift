@@ -27,6 +27,9 @@ struct PlaceScorer {
   /// The best text score of a place whose name carries no typed word whole: every word a
   /// prefix of a name word, the coverage, the whole-name bonus.
   let maxTextOfPrefixes: Double
+  /// The best text score of a place whose primary name has more words than were typed (NAME
+  /// WORDS tells a place's count before anything else of it is read).
+  let maxTextOfLongNames: Double
   /// The best geo score: ``Ranking/mostNearness(_:)`` of the filter.
   let maxGeo: Double
   /// The whole-name bonus that ``maxText`` holds (0 when no place can earn it in this pass),
@@ -108,6 +111,14 @@ struct PlaceScorer {
     }
     maxText = bound(best, coverage: maxCoverage, wholeName: bonus)
     maxTextOfPrefixes = bound(prefixes, coverage: maxCoverage, wholeName: bonus)
+    // A name of more words than were typed: they cover `count` of its `count + 1` words at
+    // most, and it earns no whole-name bonus (the name-start one, no more, takes its place).
+    maxTextOfLongNames = bound(
+      best,
+      coverage: min(
+        maxCoverage,
+        LoadedIndex.coverage(inName: Double(resolved.count), nameWordCount: resolved.count + 1)),
+      wholeName: bonus)
     if let single {
       var prefix = best
       prefix[single] = prefixes[single]
