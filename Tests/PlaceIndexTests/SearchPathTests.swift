@@ -422,6 +422,38 @@ struct SearchOracleTests {
     return Array(all.prefix(limit))
   }
 
+  /// Compares the search with ``everyPlace(_:_:filter:limit:)`` on every prefix of `texts`
+  /// with every filter, as the search runs and with the words' postings filtering it from the
+  /// first place on (most searches of a small index end before they would); the number of
+  /// places compared.
+  func compareWithEveryPlace(
+    _ index: LoadedIndex, texts: [String], filters: [AutocompleteFilter]
+  ) throws -> Int {
+    var compared = 0
+    for text in texts {
+      let chars = Array(text)
+      for n in 1...chars.count {
+        let query = String(chars[0..<n])
+        for filter in filters {
+          let plan = QueryPlan(query: query, inputOffset: nil)
+          let expected = try everyPlace(index, query, filter: filter, limit: 10)
+          for filterAfter in [Ranking.filterAfter, 0] {
+            let found = try index.search(
+              plan, filter: filter, typeFilter: .any, limit: 10, filterAfter: filterAfter
+            )
+            .filter { $0.score > -Ranking.relaxedPenalty / 2 }
+            #expect(
+              found.map(\.rank) == expected.map(\.rank),
+              "\(query) with \(filter), filters after \(filterAfter)")
+            #expect(found.map(\.score) == expected.map(\.score))
+          }
+          compared += expected.count
+        }
+      }
+    }
+    return compared
+  }
+
   @Test func theSearchFindsWhatScoringEveryPlaceFinds() throws {
     let index = try LoadedIndex(path: try helsinkiSearchIndex.get())
     let origins: [Coordinate?] = [
@@ -455,31 +487,33 @@ struct SearchOracleTests {
           origin: Coordinate(latitude: 60.1589, longitude: 24.9555),
           coordinateRegionBias: .circle(center: center, radiusMeters: 300)),
       ]
-    var compared = 0
-    for text in texts {
-      let chars = Array(text)
-      for n in 1...chars.count {
-        let query = String(chars[0..<n])
-        for filter in filters {
-          let plan = QueryPlan(query: query, inputOffset: nil)
-          let expected = try everyPlace(index, query, filter: filter, limit: 10)
-          // As the search runs, and with the other words' postings filtering it from the
-          // first place on (most searches of this index end before they would).
-          for filterAfter in [Ranking.filterAfter, 0] {
-            let found = try index.search(
-              plan, filter: filter, typeFilter: .any, limit: 10, filterAfter: filterAfter
-            )
-            .filter { $0.score > -Ranking.relaxedPenalty / 2 }
-            #expect(
-              found.map(\.rank) == expected.map(\.rank),
-              "\(query) with \(filter), filters after \(filterAfter)")
-            #expect(found.map(\.score) == expected.map(\.score))
-          }
-          compared += expected.count
-        }
-      }
-    }
-    #expect(compared > 3000)
+    #expect(try compareWithEveryPlace(index, texts: texts, filters: filters) > 3000)
+  }
+}
+
+/// The same proof on the sample index (Data/sample.osm), which every checkout has: the search
+/// gives what scoring every place gives, with and without an origin and a bias region.
+@Suite struct SampleSearchOracleTests {
+  @Test func theSearchOfTheSampleFindsWhatScoringEveryPlaceFinds() throws {
+    let index = try LoadedIndex(path: sampleIndexPath)
+    #expect(index.places.count > 100)
+    // Names, a name with its town, the town alone, and short prefixes of several words.
+    let texts = [
+      "Apotheke zum Löwen", "Gasthof Krone", "Sankt Quirin Bahnhof", "Raiffeisenbank Sankt",
+      "Pizzeria", "Oberried", "Dorfladen Oberried", "Quirin", "s q b", "a z l", "g k", "Bühel",
+      // Finished words ("Sankt " is every name's "Sankt Quirin" in the village).
+      "Sankt ", "Quirin ", "Hoher ",
+    ]
+    let village = Coordinate(latitude: 47.1852, longitude: 9.9001)
+    let filters = [
+      AutocompleteFilter(),
+      AutocompleteFilter(origin: village),
+      AutocompleteFilter(origin: Coordinate(latitude: 47.1905, longitude: 9.9124)),
+      AutocompleteFilter(coordinateRegionBias: .circle(center: village, radiusMeters: 300)),
+    ]
+    let compared = try SearchOracleTests().compareWithEveryPlace(
+      index, texts: texts, filters: filters)
+    #expect(compared > 1000)
   }
 }
 
