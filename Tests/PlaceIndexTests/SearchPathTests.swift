@@ -501,7 +501,7 @@ struct SearchOracleTests {
     let texts = [
       "Apotheke zum Löwen", "Gasthof Krone", "Sankt Quirin Bahnhof", "Raiffeisenbank Sankt",
       "Pizzeria", "Oberried", "Dorfladen Oberried", "Quirin", "s q b", "a z l", "g k", "Bühel",
-      // Finished words ("Sankt " is every name's "Sankt Quirin" in the village).
+      // Finished words that several names share.
       "Sankt ", "Quirin ", "Hoher ",
     ]
     let village = Coordinate(latitude: 47.1852, longitude: 9.9001)

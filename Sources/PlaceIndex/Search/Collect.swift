@@ -27,17 +27,6 @@ extension LoadedIndex {
     var lastImportance = Double.infinity
     let maxGeo = scorer.maxGeo
     var decodes = 0
-    // Once set, the places whose name carries enough typed words whole: the only candidates
-    // left that can enter.
-    var exactOnly: WholeWordNames? = nil
-    // Once no later place whose name lacks every typed word whole can enter (every later place
-    // having at most `importance`), only those that carry one are read: from their own name
-    // lists when these hold fewer than half as many places as the drivers' postings, else as
-    // a filter on those. (A search of several short words, "R A", would else read every
-    // candidate: each word may be some name's whole word, so the importance bound stays high;
-    // a word typed whole in the names of a few places and the context of many, "Lie",
-    // likewise.) When even one word whole is not enough, only those that carry as many as it
-    // takes are read ("K 1" after "1. Kusebasateweg": the names that carry "k" and "1").
     // Once no later place whose primary name has more words than were typed can enter, those
     // places are passed over from NAME WORDS alone, before anything else of them is read ("Im "
     // at 200x: the streets "Im …" of 200 towns, none named "Im" alone, all of whose names the
@@ -55,7 +44,18 @@ extension LoadedIndex {
       }
       return nameWords[rank] > typed
     }
-    // The importance at which the whole words needed were last worked out.
+    // Once set, the places whose name carries enough typed words whole: the only candidates
+    // left that can enter.
+    var exactOnly: WholeWordNames? = nil
+    // Once no later place whose name lacks every typed word whole can enter (every later place
+    // having at most `importance`), only those that carry one are read: from their own name
+    // lists when these hold fewer than half as many places as the drivers' postings, else as
+    // places the scan skips to. (A search of several short words, "R A", would else read every
+    // candidate: each word may be some name's whole word, so the importance bound stays high;
+    // a word typed whole in the names of a few places and the context of many, "Lie",
+    // likewise.) When even one word whole is not enough, only those that carry as many as it
+    // takes are read ("K 1" after "1. Kusebasateweg": the names that carry "k" and "1").
+    // `narrowedAt`: the importance at which the whole words needed were last worked out.
     var narrowedAt = Double.infinity
     let tokens = scorer.wholeTokens
     func narrowed(at rank: Int, importance: Double) throws(IndexFormatError) -> Narrowed {
