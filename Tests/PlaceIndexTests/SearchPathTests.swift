@@ -875,6 +875,59 @@ struct WordHitsTests {
     #expect(asked > 2_000 && namesOnly > 20 && kept > 0, "\(asked) asked, \(namesOnly) names only")
   }
 
+  /// Seeded: from any place on, ``WholeWordNames`` finds the first place whose primary or
+  /// alternative names carry at least `need` of its tokens whole (each token one word), as
+  /// counting every token's name lists tells; the tokens are those of a drawn place's name,
+  /// so that places carry several of them.
+  @Test func theWholeWordNamesAreThePlacesThatCarryEnoughOfTheWords() throws {
+    let index = try LoadedIndex(path: try helsinkiSearchIndex.get())
+    let shared = try index.sharedTerms
+    var random = SplitMix64(seed: 97)
+    var asked = 0
+    var several = 0
+    var found = 0
+    for _ in 0..<200 {
+      var terms = PlaceTermRefs()
+      try index.terms.refs(of: random.below(index.places.count), into: &terms)
+      var name: [Int] = []
+      while let t = terms.nameToken(at: name.count, shared: shared) { name.append(t) }
+      guard !name.isEmpty else { continue }
+      // Up to four of the name's tokens, and now and then a token of another place.
+      var tokens = (0..<(1 + random.below(min(4, name.count)))).map { _ in
+        name[random.below(name.count)]
+      }
+      if random.below(4) == 0 { tokens.append(random.below(index.tokens.count)) }
+      let need = 1 + random.below(tokens.count)
+      if need > 1 { several += 1 }
+      var carried = [Int](repeating: 0, count: index.places.count)
+      for t in tokens {
+        let lists = try index.postings.lists(t)
+        for var c in [lists.name, lists.alternative] {
+          while let p = try c.next() { carried[p] += 1 }
+        }
+      }
+      var names = try #require(
+        try WholeWordNames(postings: index.postings, tokens: tokens, need: need))
+      var rank = random.below(4)
+      while rank < index.places.count {
+        let expected = (rank..<index.places.count).first { carried[$0] >= need }
+        #expect(try names.first(from: rank) == expected, "\(tokens) need \(need) from \(rank)")
+        asked += 1
+        guard let expected else { break }
+        found += 1
+        // The place found again, the one after it, or a jump ahead.
+        switch random.below(3) {
+        case 0: rank = expected
+        case 1: rank = expected + 1
+        default: rank = expected + 1 + random.below(500)
+        }
+      }
+    }
+    #expect(
+      asked > 500 && found > 300 && several > 20,
+      "\(asked) asked, \(found) found, \(several) with two words or more needed")
+  }
+
   /// Every word of a place's primary text that the index holds as a token lies in that place's
   /// name, as a whole token; sampled over the whole index.
   @Test func aPlacesNameWordsLieInItsName() throws {
