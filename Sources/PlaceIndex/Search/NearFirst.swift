@@ -123,12 +123,6 @@ extension LoadedIndex {
       }
       // One place from the postings; when they end, every candidate was seen.
       guard let (rank, name, exactName, hits) = next else { return true }
-      // (Not through `Optional.map`: its closure would capture a copy of the candidates.)
-      if let r = try scorer.nextCandidate(&candidates) {
-        next = (r, candidates.mayMatchName, candidates.mayMatchExactName, candidates.hits)
-      } else {
-        next = nil
-      }
       if !seen.contains(rank) {
         seen.insert(rank)
         let text = scorer.textBound(name: name, exactName: exactName)
@@ -141,6 +135,14 @@ extension LoadedIndex {
           // No later place of the postings whose word lies only in its context can enter.
           candidates.dropContextLists()
         }
+      }
+      // The next one, read after this one was scored: the other words' filters, which skip
+      // ahead with the candidates (``PlaceScorer/nextCandidate(_:)``), then still tell this
+      // place's hits instead of its tokens. (Not through `Optional.map`: its closure would capture a copy of the candidates.)
+      if let r = try scorer.nextCandidate(&candidates) {
+        next = (r, candidates.mayMatchName, candidates.mayMatchExactName, candidates.hits)
+      } else {
+        next = nil
       }
       // One place from the ring.
       guard let places = ring else { continue }

@@ -13,8 +13,12 @@ import PlaceIndexFormat
 struct WholeWordNames {
   /// How many of the words a place's names must carry whole.
   let need: Int
-  /// Per word, the merge of its exact token's name and alternative-name lists.
+  /// Per word that a place of the driving lists may lack, the merge of its exact token's name
+  /// and alternative-name lists (all words, but the driving one when it drives alone: each of
+  /// its places carries it).
   private var words: [PostingsMerger]
+  /// The words a place of the driving lists carries for sure: 1 when one word drives, else 0.
+  private let carriedByDriving: Int
   /// The union of the cheapest `words.count - need + 1` words' lists: every place that may
   /// qualify is in it.
   private var driving: PostingsMerger
@@ -46,7 +50,12 @@ struct WholeWordNames {
       .prefix(tokens.count - need + 1)
     cost = cheapest.reduce(0) { $0 + counts[$1] }
     driving = try names(cheapest.map { tokens[$0] })
-    words = need == 1 ? [] : try tokens.map { (t) throws(IndexFormatError) in try names([t]) }
+    let checked =
+      cheapest.count == 1 ? tokens.indices.filter { $0 != cheapest.first } : [Int](tokens.indices)
+    carriedByDriving = cheapest.count == 1 ? 1 : 0
+    words =
+      need == 1
+      ? [] : try checked.map { (i) throws(IndexFormatError) in try names([tokens[i]]) }
   }
 
   /// The first place from `rank` on that qualifies (`rank` not below one asked for before),
@@ -69,7 +78,7 @@ struct WholeWordNames {
   /// Whether place `rank`, of the driving lists and after every place asked about before,
   /// carries `need` words: the words' own lists tell.
   private mutating func carries(_ rank: Int) throws(IndexFormatError) -> Bool {
-    var count = 0
+    var count = carriedByDriving
     for w in words.indices {
       if try words[w].hits(at: rank) != [] {
         count += 1
