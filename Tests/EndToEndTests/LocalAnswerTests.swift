@@ -220,6 +220,22 @@ struct LocalAnswerTests {
     #expect(addresses == addresses.sorted(), "\(listing(s))")
   }
 
+  @Test func aPlaceAtAnAddressTypedWholeComesBeforeTheNumbersItStarts() throws {
+    // "Bergstrasse 1" is the Rathaus at that address (W297699576), whose name carries neither
+    // word; the bare addresses Bergstrasse 175, 12, 14 that "1" only starts come after it.
+    let s = try top(liechtenstein, "Bergstrasse 1")
+    #expect(position("W297699576", s) == 1, "\(listing(s))")
+    let c = try PlacesClient(indexPaths: [try liechtenstein.get().path])
+    let explained = try c.explainedSuggestions(
+      for: AutocompleteRequest(query: "Bergstrasse 1", maxResultCount: 5))
+    #expect(explained.first?.breakdown.wholeAddress == true, "\(explained.map(\.breakdown))")
+    #expect(explained.dropFirst().allSatisfy { !$0.breakdown.wholeAddress })
+    // "Kaivokatu 1" is the central station: its node and its building are both at the top.
+    let k = try top(helsinki, "Kaivokatu 1")
+    #expect(position("N25389429", k) == 1, "\(listing(k))")
+    #expect((position("W122595198", k) ?? 99) <= 3, "\(listing(k))")
+  }
+
   @Test func oneLetterStartsAStreetBeforeItIsAnInitial() throws {
     // Typing "e" with nothing after it: the "E" of "E Houston St" and the "e" that abbreviates
     // "East" count as a prefix, like every other word starting with e; the names made of

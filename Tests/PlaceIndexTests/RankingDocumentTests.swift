@@ -22,6 +22,8 @@ import Testing
       "\(W.localNearness) × exp(−distance / \(Int(W.localNearnessScale / 1000)) km)",
       "gets the full \(W.maxNearness) and \(W.insideBias) more",
       "earns it from \(Ranking.wholeNameMinimum) letters on",
+      "**Whole address:** a place whose address was typed whole scores as a name typed whole, with\n  \(W.wholeAddress) in place of the whole-name bonus",
+      "holds at most \(Ranking.wholeAddressPlaces)\n  places over all shards",
       "**Name start:** plus \(W.nameStart), in place of the whole-name bonus",
       "earns \(W.typoShare) of the whole-name bonus",
       "shorter than \(W.exactFromLetters) letters, counts as a prefix",

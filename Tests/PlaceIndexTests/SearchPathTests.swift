@@ -393,6 +393,9 @@ struct SearchOracleTests {
     let plan = QueryPlan(query: query, inputOffset: nil)
     var resolved = try plan.tokens.map { try index.resolve($0, limit: limit) }
     LoadedIndex.shortWordAsPrefix(&resolved, plan)
+    var words = [resolved]
+    try LoadedIndex.markWholeAddress([index], &words, plan)
+    resolved = words[0]
     let maps = try resolved.map {
       try PostingsHitMap($0, postings: index.postings, placeCount: index.places.count)
     }
@@ -473,6 +476,9 @@ struct SearchOracleTests {
       // Short whole words and numbers: past some importance only names that carry two of them
       // whole can enter (``WholeWordNames``).
       "k 12", "m 1 a", "e 3",
+      // Addresses typed whole: the places at the address, whose names carry neither word,
+      // earn a name's score (``LoadedIndex/collectWholeAddresses``).
+      "Kaivokatu 1", "Mannerheimintie 5",
     ]
     // Origins, and biases: every place inside a bias region earns the full nearness bonus.
     let center = Coordinate(latitude: 60.1699, longitude: 24.9384)
@@ -503,6 +509,8 @@ struct SearchOracleTests {
       "Pizzeria", "Oberried", "Dorfladen Oberried", "Quirin", "s q b", "a z l", "g k", "Bühel",
       // Finished words that several names share.
       "Sankt ", "Quirin ", "Hoher ",
+      // An address typed whole: the places there rank as names typed whole.
+      "Hauptstraße 25", "Hauptstrasse 1",
     ]
     let village = Coordinate(latitude: 47.1852, longitude: 9.9001)
     let filters = [

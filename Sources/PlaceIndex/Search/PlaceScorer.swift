@@ -452,6 +452,10 @@ struct PlaceScorer {
       }
     }
     var text = Ranking.text(words: words, coverage: maxCoverage, wholeName: wholeNameBonus)
+    // An address typed whole may score more (``LoadedIndex/collectWholeAddresses``).
+    if let address = LoadedIndex.wholeAddressText(hits, resolved, missing: missing) {
+      text = max(text, address)
+    }
     // A place that misses another number of words than this pass scores, or that cannot rank,
     // is not read.
     guard missed == missing else { return }

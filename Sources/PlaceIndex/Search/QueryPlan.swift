@@ -57,6 +57,9 @@ struct ResolvedToken: Sendable {
   /// in this one's dictionary: a name then starts with it only as that token, in every shard
   /// (``LoadedIndex/startsName(_:with:terms:shared:)``), as in one index over all of them.
   var wholeInAnotherShard = false
+  /// Set on the last word when a place whose address was typed whole earns
+  /// ``Ranking/wholeAddress`` (``LoadedIndex/markWholeAddress(_:_:_:)``).
+  var wholeAddress = false
 
   /// Whether nothing can match this token.
   var isEmpty: Bool { range.isEmpty && typos.isEmpty }

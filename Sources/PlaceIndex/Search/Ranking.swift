@@ -14,6 +14,8 @@ import PlaceCore
 ///   match counting ``typoShare`` of a word);
 /// - ``wholeName`` when every word of the name was typed (``wholeNameMinimum`` letters at
 ///   least for one word), times ``typoShare`` when one of them needed a typo;
+/// - or, for a place whose address was typed whole (``wholeAddress``), the text of a name
+///   typed whole with ``wholeAddress`` in place of ``wholeName``, when that is more;
 /// - ``importance`` times the place's importance (0…1);
 /// - ``nearness`` times `exp(-distance / nearnessScale)` plus ``localNearness`` times
 ///   `exp(-distance / localNearnessScale)` from the origin or the bias region's
@@ -37,6 +39,16 @@ enum Ranking {
   /// Every word of the name typed: "Restaurant Weinstube" is that place, not
   /// "Hotel Restaurant Weinstube".
   static let wholeName = 1.5
+  /// Every typed word whole in the place, the last a number in its context (its house number)
+  /// and the others in its name or context: "Bergstrasse 1" is the Rathaus at Bergstrasse 1,
+  /// before the bare addresses Bergstrasse 12 and 175 that the number only starts. The words
+  /// then score as a name typed whole, with this bonus instead of ``wholeName``: below a bare
+  /// address of that very number, above those the number starts.
+  static let wholeAddress = 0.75
+  /// The most places the rarest typed word's whole token may hold over all shards for the
+  /// addresses typed whole to be looked for (``wholeAddress``): every place that carries all
+  /// the words is read, and a street name in every town of a country is too many.
+  static let wholeAddressPlaces = 4096
   /// The typed words, all in the primary name, start it (its first word is a match of the
   /// first typed word) without covering it: "Lönn" is the start of "Lönnrotinkatu 16" and
   /// not of "Elias Lönnrot", "E" of "East 2nd Street" and not of "Lower East Side
@@ -328,6 +340,7 @@ enum Ranking {
         nameExact > namePrefix && contextExact > contextPrefix
       ),
       ("the name outweighs the context", namePrefix > contextExact),
+      ("an address typed whole ranks below a name typed whole", wholeAddress < wholeName),
       (
         "an alternative name counts less than the primary one, but something",
         alternativeName > 0 && alternativeName < 1

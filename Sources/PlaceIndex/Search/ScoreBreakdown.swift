@@ -34,6 +34,15 @@ package struct ScoreBreakdown: Sendable, Equatable, CustomStringConvertible {
   /// ``Ranking/relaxedPenalty`` when one typed word is left unmatched, else 0 (subtracted).
   package var penalty = 0.0
 
+  /// Whether the place's address was typed whole (``Ranking/wholeAddress``): then
+  /// ``wholeName`` holds that bonus, and every word scored as a whole name word.
+  package var wholeAddress = false
+
+  /// The text part of the score: the words, the coverage and the whole-name bonus.
+  var text: Double {
+    words.reduce(0) { $0 + $1.points } + coverage + (wholeName + nameStart)
+  }
+
   /// The sum of the parts: the score.
   package var total: Double {
     words.reduce(0) { $0 + $1.points } + coverage + (wholeName + nameStart) + importance + nearness
@@ -48,7 +57,10 @@ package struct ScoreBreakdown: Sendable, Equatable, CustomStringConvertible {
     }
     var parts = ["words \(f(words.reduce(0) { $0 + $1.points })) (\(w.joined(separator: "; ")))"]
     parts.append("coverage \(f(coverage))")
-    parts.append(nameStart > 0 ? "name start \(f(nameStart))" : "whole name \(f(wholeName))")
+    parts.append(
+      wholeAddress
+        ? "whole address \(f(wholeName))"
+        : nameStart > 0 ? "name start \(f(nameStart))" : "whole name \(f(wholeName))")
     parts.append("importance \(f(importance))")
     parts.append("nearness \(f(nearness))")
     var line = "score \(f(total)) = " + parts.joined(separator: " + ")
@@ -84,8 +96,10 @@ extension LoadedIndex {
     var allInName = true
     var inName = 0.0
     var leastShare = 1.0
+    var allHits: [WordHits] = []
     for (text, word) in zip(plan.tokens, words) {
       let hits = WordHits.of(word, in: terms, shared: shared)
+      allHits.append(hits)
       guard let (part, share, exact) = hits.match else {
         allInName = false
         out.words.append(.init(word: text, part: nil, match: nil, points: 0))
@@ -107,6 +121,19 @@ extension LoadedIndex {
       } else if startsName(place.rank, with: words[0], terms: terms, shared: shared) {
         out.nameStart = Ranking.nameStart * leastShare
       }
+    }
+    // An address typed whole, when it scores more: every word a whole name word.
+    if let address = Self.wholeAddressText(allHits, words, missing: place.missing),
+      address > out.text
+    {
+      for i in out.words.indices {
+        out.words[i].match = "whole word"
+        out.words[i].points = Ranking.nameExact
+      }
+      out.coverage = Ranking.coverage
+      out.wholeName = Ranking.wholeAddress
+      out.nameStart = 0
+      out.wholeAddress = true
     }
     out.importance = Ranking.importance(stored: entry.importance)
     let context = SearchContext(filter: filter, typeFilter: typeFilter, limit: limit)

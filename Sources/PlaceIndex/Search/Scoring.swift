@@ -67,9 +67,27 @@ extension LoadedIndex {
       : resolved.count >= nameWordCount && Self.mayEarnWholeName(resolved)
         ? Ranking.wholeName * leastShare
         : startsName ?? true ? Ranking.nameStart * leastShare : 0
-    return Ranking.text(
+    let text = Ranking.text(
       words: words, coverage: Self.coverage(inName: inName, nameWordCount: nameWordCount),
       wholeName: whole)
+    guard let address = Self.wholeAddressText(hits, resolved, missing: missing) else {
+      return text
+    }
+    return max(text, address)
+  }
+
+  /// The text score of a place whose address was typed whole (``Ranking/wholeAddress``): nil
+  /// unless the search looks for such places (``ResolvedToken/wholeAddress``), every word's
+  /// whole token lies in the place and the last one's in its context.
+  @inline(__always)
+  static func wholeAddressText(_ hits: [WordHits], _ resolved: [ResolvedToken], missing: Int)
+    -> Double?
+  {
+    guard missing == 0, resolved.last?.wholeAddress == true,
+      hits.last?.contains(.exact(.context)) == true,
+      hits.allSatisfy({ !$0.isDisjoint(with: WordHits.exactAnywhere) })
+    else { return nil }
+    return Ranking.wholeAddressText(words: resolved.count)
   }
 }
 
@@ -87,6 +105,15 @@ extension Ranking {
   @inline(__always)
   static func text(words: Double, coverage: Double, wholeName: Double) -> Double {
     words + coverage + wholeName
+  }
+
+  /// The text score of an address typed whole in `words` words: each a whole name word, the
+  /// whole coverage, and ``wholeAddress`` (added as ``text(words:coverage:wholeName:)`` adds).
+  @inline(__always)
+  static func wholeAddressText(words: Int) -> Double {
+    var points = 0.0
+    for _ in 0..<words { points += nameExact }
+    return text(words: points, coverage: coverage, wholeName: wholeAddress)
   }
 
   /// The importance part of a score: a place's stored importance (0…65535) weighted.

@@ -64,6 +64,7 @@ extension LoadedIndex {
       let driver = words.indices.min { words[$0].cost < words[$1].cost }!
       try index.located { () throws(IndexFormatError) in
         try index.collect(words, drivers: [driver], missing: 0, context: context, into: &best)
+        try index.collectWholeAddresses(words, context: context, into: &best)
       }
       for var p in best.places {
         p.shard = s
@@ -153,7 +154,9 @@ extension LoadedIndex {
         }
       }
       shortWordAsPrefix(&words, plan)
-      return ([words], keys)
+      var all = [words]
+      try markWholeAddress(indexes, &all, plan)
+      return (all, keys)
     }
     // Shards read every word as typed, then add what the sums over all of them ask for.
     var resolved = try indexes.map { (index) throws(IndexFormatError) in
@@ -187,6 +190,7 @@ extension LoadedIndex {
       keys[i]?.infix = infix
     }
     for s in resolved.indices { shortWordAsPrefix(&resolved[s], plan) }
+    try markWholeAddress(indexes, &resolved, plan)
     // A word that is a whole token in one shard is one in all of them (the name-start rule).
     for i in tokens.indices where resolved.contains(where: { $0[i].exact != nil }) {
       for s in resolved.indices where resolved[s][i].exact == nil {

@@ -30,6 +30,8 @@ struct WordHits: OptionSet, Sendable {
   ]
   /// The exact token lies in a name.
   static let exactInName: WordHits = [.exact(.name), .exact(.alternative)]
+  /// The exact token lies somewhere in the place.
+  static let exactAnywhere: WordHits = [.exact(.name), .exact(.alternative), .exact(.context)]
 
   /// What a postings list of `token` in `part` tells of each place it holds, for `word`.
   @inline(__always)
