@@ -61,6 +61,8 @@ struct ShardTests {
     var texts: [(String, Coordinate?)] = [
       ("Lori S", Coordinate(latitude: 32.4637, longitude: -86.4597)), ("E B Ha", nil),
       ("Co Li", Coordinate(latitude: 47.14, longitude: 9.52)), ("Sankt Flor", nil),
+      // Addresses typed whole: the places there are looked for over all shards at once.
+      ("Bergstrasse 1", nil), ("Landstrasse 8", Coordinate(latitude: 47.1, longitude: 9.5)),
     ]
     for _ in 0..<80 {
       let rank = Int(random.next() % UInt64(index.placeCount))

@@ -25,6 +25,7 @@ import Testing
       "**Whole address:** a place whose address was typed whole scores as a name typed whole, with\n  \(W.wholeAddress) in place of the whole-name bonus",
       "holds at most \(Ranking.wholeAddressPlaces)\n  places over all shards",
       "**Name start:** plus \(W.nameStart), in place of the whole-name bonus",
+      "shorter than \(W.startsNamesBelowLetters) letters,\n  starts the names its prefix starts",
       "earns \(W.typoShare) of the whole-name bonus",
       "shorter than \(W.exactFromLetters) letters, counts as a prefix",
       "From \(W.typoOneEditFrom) letters on, a word also matches tokens within one edit",

@@ -60,6 +60,11 @@ struct ResolvedToken: Sendable {
   /// Set on the last word when a place whose address was typed whole earns
   /// ``Ranking/wholeAddress`` (``LoadedIndex/markWholeAddress(_:_:_:)``).
   var wholeAddress = false
+  /// Whether this is a one-word query's word, still being typed (nothing after it) and shorter
+  /// than ``Ranking/startsNamesBelowLetters``: a name whose first word it starts then starts
+  /// with it, though it is a whole token too ("Har" starts "Harbor East" as much as "Har
+  /// Sinai Church").
+  var beingTyped = false
 
   /// Whether nothing can match this token.
   var isEmpty: Bool { range.isEmpty && typos.isEmpty }

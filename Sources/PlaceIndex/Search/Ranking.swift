@@ -59,6 +59,11 @@ enum Ranking {
   /// Letters a word still being typed (the last, with nothing after it) needs before it counts
   /// as a whole token: shorter, it counts as a prefix of the words it starts.
   static let exactFromLetters = 3
+  /// Letters below which a one-word query still being typed starts the names its prefix starts
+  /// (the name-start bonus), though it is a whole token too: "Har" starts "Harbor East" as
+  /// much as "Har Sinai Church"; "rautatieasema" starts the station, not "Rautatieaseman
+  /// Kauppakuja".
+  static let startsNamesBelowLetters = 5
   /// Letters a one-word query needs before a name counts as typed whole.
   static let wholeNameMinimum = 3
   /// Scaled by the share of the name's words that the typed words matched: "Rivington"

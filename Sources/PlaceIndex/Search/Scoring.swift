@@ -155,7 +155,9 @@ extension LoadedIndex {
     guard let position = nameStarts?[rank],
       let token = terms.nameToken(at: position, shared: shared)
     else { return false }
-    if word.exact != nil || word.wholeInAnotherShard { return token == word.exact }
+    if (word.exact != nil || word.wholeInAnotherShard) && !word.beingTyped {
+      return token == word.exact
+    }
     return word.range.contains(token) || word.typos.contains(token)
   }
 }

@@ -107,6 +107,11 @@ extension LoadedIndex {
   /// where it is a whole token: "p" is the start of Pitt Street before it is the "P" of "P.C.".
   /// Not a number: a housenumber is short and typed whole ("улица 2", "Bergstrasse 1").
   static func shortWordAsPrefix(_ words: inout [ResolvedToken], _ plan: QueryPlan) {
+    if words.count == 1, !plan.lastIsFinished,
+      words[0].typedLength < Ranking.startsNamesBelowLetters
+    {
+      words[0].beingTyped = true
+    }
     let number = plan.tokens.last?.unicodeScalars.first?.properties.numericType != nil
     guard let last = words.indices.last, !plan.lastIsFinished, !number,
       words[last].typedLength < Ranking.exactFromLetters
