@@ -520,7 +520,13 @@ struct TypoWalk {
     // Row 0 of the new column.
     var previousRow = min(Int32(column), cap)
     if previousRow <= limit32 { return true }
-    for i in 1...m {
+    // Only the band |i - column| <= limit can hold an entry within the limit, and the row just
+    // past it a swap into the band: the rows outside read as cap and bring nothing back.
+    let lo = max(1, column - limit)
+    let hi = min(m, column + limit + 1)
+    guard lo <= hi else { return false }
+    if lo > 1 { previousRow = cap }
+    for i in lo...hi {
       let q = query[i - 1]
       var v = min(cell(k, i) + 1, previousRow + 1)
       v = min(v, cell(k, i - 1) + (q == letter ? 0 : 1))
