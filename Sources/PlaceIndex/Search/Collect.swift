@@ -23,6 +23,15 @@ extension LoadedIndex {
     var scorer = try PlaceScorer(
       self, resolved: resolved, drivers: drivers, missing: missing, context: context,
       candidates: candidates)
+    try scan(&candidates, &scorer, into: &best)
+    try collectWholeAddresses(&scorer, into: &best)
+  }
+
+  /// The scan of ``collect(_:drivers:missing:context:into:)``: the candidates in rank order,
+  /// then from both ends when nearness keeps it from stopping.
+  private func scan(
+    _ candidates: inout Candidates, _ scorer: inout PlaceScorer, into best: inout TopPlaces
+  ) throws(IndexFormatError) {
     // The importance of the last record decoded: every later one's is at most this.
     var lastImportance = Double.infinity
     let maxGeo = scorer.maxGeo
@@ -31,7 +40,7 @@ extension LoadedIndex {
     // places are passed over from NAME WORDS alone, before anything else of them is read ("Im "
     // at 200x: the streets "Im …" of 200 towns, none named "Im" alone, all of whose names the
     // word covers half of).
-    let typed = resolved.count
+    let typed = scorer.resolved.count
     var longNamesOut = false
     func passesOverLongName(_ rank: Int, importance: Double) -> Bool {
       guard let nameWords, typed < NameWords.atLeast else { return false }

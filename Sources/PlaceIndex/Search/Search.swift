@@ -64,7 +64,6 @@ extension LoadedIndex {
       let driver = words.indices.min { words[$0].cost < words[$1].cost }!
       try index.located { () throws(IndexFormatError) in
         try index.collect(words, drivers: [driver], missing: 0, context: context, into: &best)
-        try index.collectWholeAddresses(words, context: context, into: &best)
       }
       for var p in best.places {
         p.shard = s
@@ -103,6 +102,9 @@ extension LoadedIndex {
       .map(\.shard)
   }
 
+  /// A one-word query still being typed, shorter than ``Ranking/startsNamesBelowLetters``,
+  /// starts the names its prefix starts (``ResolvedToken/beingTyped``).
+  ///
   /// A word still being typed, shorter than ``Ranking/exactFromLetters``, is a prefix even
   /// where it is a whole token: "p" is the start of Pitt Street before it is the "P" of "P.C.".
   /// Not a number: a housenumber is short and typed whole ("улица 2", "Bergstrasse 1").

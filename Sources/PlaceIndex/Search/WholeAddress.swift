@@ -43,13 +43,16 @@ extension LoadedIndex {
     for s in resolved.indices { resolved[s][resolved[s].count - 1].wholeAddress = true }
   }
 
-  /// Adds to `best` the places whose address `words` typed whole (every word's whole token in
-  /// the place, the last one's in its context) and that pass the request's filters, each
-  /// with its score; a place already held keeps the higher score.
-  func collectWholeAddresses(
-    _ words: [ResolvedToken], context: SearchContext, into best: inout TopPlaces
-  ) throws(IndexFormatError) {
-    guard words.last?.wholeAddress == true else { return }
+  /// Adds to `best` the places whose address the scorer's words typed whole (every word's
+  /// whole token in the place, the last one's in its context), scored by `scorer` as any
+  /// other place (its text then holds ``Ranking/wholeAddress``); a place already held with a
+  /// lower score (the scan's filters may not have told it the context's words) is scored
+  /// again. Nothing unless the search looks for them (``markWholeAddress(_:_:_:)``).
+  func collectWholeAddresses(_ scorer: inout PlaceScorer, into best: inout TopPlaces)
+    throws(IndexFormatError)
+  {
+    let words = scorer.resolved
+    guard scorer.missing == 0, words.last?.wholeAddress == true else { return }
     var filters: [WordFilter] = []
     for (i, word) in words.enumerated() {
       guard let exact = word.exact else { return }
@@ -58,13 +61,7 @@ extension LoadedIndex {
         typedLength: word.typedLength)
       filters.append(try WordFilter(word: i, resolved: whole, postings: postings, contextText: 0))
     }
-    let decoded = try decodedContexts.view
-    let shared = try sharedTerms
     let addressText = Ranking.wholeAddressText(words: words.count)
-    let maxGeo = context.focus == nil ? 0 : Ranking.mostNearness(context.filter)
-    var terms = PlaceTermRefs()
-    var entry = PlaceMatch()
-    var hits = [WordHits](repeating: [], count: words.count)
     var rank = 0
     while true {
       // The first place from `rank` on that every word's whole token lies in.
@@ -82,45 +79,24 @@ extension LoadedIndex {
         }
       }
       rank = target + 1
-      // The last word's token must lie in the context; a place whose score is no more than
-      // an address typed whole cannot enter is passed over before its record is read.
+      // The last word's token must lie in the context; a place that cannot enter with an
+      // address typed whole is passed over before its tokens are read (one that scores more
+      // otherwise, a name typed whole, was the scan's).
       guard try filters[filters.count - 1].hits(at: target).contains(.exact(.context)) else {
         continue
       }
-      let importance = Ranking.importance(
-        stored: try places.importance(of: target, decoded: decoded))
+      let importance = try scorer.importance(of: target)
       if best.excludes(
-        Ranking.score(text: addressText, importance: importance, geo: maxGeo), ranksFrom: target)
+        Ranking.score(text: addressText, importance: importance, geo: scorer.maxGeo),
+        ranksFrom: target)
       {
         continue
       }
-      try self.terms.refs(of: target, into: &terms)
-      for i in words.indices { hits[i] = WordHits.of(words[i], in: terms, shared: shared) }
-      try places.match(target, into: &entry, contexts: decoded)
-      guard
-        let text = textScore(
-          nameWordCount: entry.nameWordCount, hits: hits, words, missing: 0,
-          startsName: startsName(target, with: words[0], terms: terms, shared: shared)),
-        try context.accepts(entry, in: self)
-      else { continue }
-      let point = Coordinate(
-        latitude: Double(entry.latitudeE7) / 1e7, longitude: Double(entry.longitudeE7) / 1e7)
-      if let restriction = context.filter.coordinateRegionRestriction,
-        !restriction.contains(point)
-      {
-        continue
-      }
-      let (geo, distance) = geoScore(point, context: context)
-      let score = Ranking.score(text: text, importance: importance, geo: geo)
       if let held = best.places.firstIndex(where: { $0.rank == target }) {
-        guard best.places[held].score < score else { continue }
         best.places.remove(at: held)
       }
-      if best.excludes(score, ranksFrom: target) { continue }
-      best.insert(
-        ScoredPlace(
-          rank: target, score: score, distance: distance, latitudeE7: entry.latitudeE7,
-          longitudeE7: entry.longitudeE7, importance: entry.importance))
+      try scorer.score(
+        target, importance: importance, geoBound: scorer.maxGeo, ordered: false, into: &best)
     }
   }
 }
