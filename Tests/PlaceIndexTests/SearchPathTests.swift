@@ -390,6 +390,15 @@ struct SearchOracleTests {
   func everyPlace(
     _ index: LoadedIndex, _ query: String, filter: AutocompleteFilter, limit: Int
   ) throws -> [ScoredPlace] {
+    Array(try scoreEveryPlace(index, query, filter: filter, limit: limit).places.prefix(limit))
+  }
+
+  /// Every place that matches every word, best first, with the ranks of those whose address
+  /// the words typed whole (``LoadedIndex/wholeAddressText(_:_:missing:)``); words resolved
+  /// for `limit` results.
+  func scoreEveryPlace(
+    _ index: LoadedIndex, _ query: String, filter: AutocompleteFilter, limit: Int
+  ) throws -> (places: [ScoredPlace], wholeAddresses: Set<Int>) {
     let plan = QueryPlan(query: query, inputOffset: nil)
     var resolved = try plan.tokens.map { try index.resolve($0, limit: limit) }
     LoadedIndex.shortWordAsPrefix(&resolved, plan)
@@ -401,6 +410,7 @@ struct SearchOracleTests {
     }
     let context = SearchContext(filter: filter, typeFilter: .any, limit: limit)
     var all: [ScoredPlace] = []
+    var wholeAddresses: Set<Int> = []
     var entry = PlaceMatch()
     var terms = PlaceTermRefs()
     let shared = try index.sharedTerms
@@ -412,6 +422,9 @@ struct SearchOracleTests {
           nameWordCount: entry.nameWordCount, hits: maps.map { $0[rank] }, resolved, missing: 0,
           startsName: index.startsName(rank, with: resolved[0], terms: terms, shared: shared))
       else { continue }
+      if LoadedIndex.wholeAddressText(maps.map { $0[rank] }, resolved, missing: 0) != nil {
+        wholeAddresses.insert(rank)
+      }
       let point = Coordinate(
         latitude: Double(entry.latitudeE7) / 1e7, longitude: Double(entry.longitudeE7) / 1e7)
       let (geo, distance) = index.geoScore(point, context: context)
@@ -422,7 +435,7 @@ struct SearchOracleTests {
           latitudeE7: entry.latitudeE7, longitudeE7: entry.longitudeE7))
     }
     all.sort { $0.score > $1.score || ($0.score == $1.score && $0.rank < $1.rank) }
-    return Array(all.prefix(limit))
+    return (all, wholeAddresses)
   }
 
   /// Compares the search with ``everyPlace(_:_:filter:limit:)`` on every prefix of `texts`
@@ -494,6 +507,45 @@ struct SearchOracleTests {
           coordinateRegionBias: .circle(center: center, radiusMeters: 300)),
       ]
     #expect(try compareWithEveryPlace(index, texts: texts, filters: filters) > 3000)
+  }
+
+  /// The pass for addresses typed whole (``LoadedIndex/collectWholeAddresses(_:into:)``) on
+  /// its own, without the scan before it: it finds every place whose address the words typed
+  /// whole, and scores each as scoring every place does. (On a city's index the scan reaches
+  /// those places before it stops, so the search's answers alone would not tell a pass that
+  /// missed them; on a country's it stops first.)
+  @Test(
+    arguments: [
+      ("Kaivokatu 1", nil), ("Mannerheimintie 5", nil), ("Kaivokatu 1", "60.1589,24.9555"),
+      ("Aleksanterinkatu 52", nil), ("Unioninkatu 45", "60.1699,24.9384"),
+    ] as [(String, String?)])
+  func thePassForAddressesTypedWholeFindsThemAlone(_ query: String, _ origin: String?) throws {
+    let index = try LoadedIndex(path: try helsinkiSearchIndex.get())
+    let filter = AutocompleteFilter(
+      origin: origin.map { o in
+        let ll = o.split(separator: ",").map { Double($0)! }
+        return Coordinate(latitude: ll[0], longitude: ll[1])
+      })
+    let limit = 10
+    let oracle = try scoreEveryPlace(index, query, filter: filter, limit: limit)
+    #expect(!oracle.wholeAddresses.isEmpty, "\(query): no place at that address")
+    let plan = QueryPlan(query: query, inputOffset: nil)
+    let words = try LoadedIndex.resolveWords([index], plan, limit: limit).words[0]
+    #expect(words.last?.wholeAddress == true)
+    // Room for every place the pass finds: none is left out for a better one.
+    let context = SearchContext(filter: filter, typeFilter: .any, limit: index.places.count)
+    let driver = words.indices.min { words[$0].cost < words[$1].cost }!
+    let candidates = try Candidates(index, resolved: words, drivers: [driver], context: context)
+    var scorer = try PlaceScorer(
+      index, resolved: words, drivers: [driver], missing: 0, context: context,
+      candidates: candidates)
+    var found = TopPlaces(limit: index.places.count)
+    try index.collectWholeAddresses(&scorer, into: &found)
+    #expect(Set(found.places.map(\.rank)) == oracle.wholeAddresses, "\(query)")
+    let expected = Dictionary(uniqueKeysWithValues: oracle.places.map { ($0.rank, $0.score) })
+    for p in found.places {
+      #expect(p.score == expected[p.rank], "\(query): rank \(p.rank)")
+    }
   }
 }
 
