@@ -90,6 +90,66 @@ import Testing
     )
   }
 
+  /// A shard of two far regions (two extracts merged, a country and its islands): its bounds
+  /// come from the squares of the globe that hold its places, not from the box around both;
+  /// they still hold every place's geo score and meet every region that holds a place.
+  @Test func theSquaresOfAShardOfTwoRegionsBoundEveryPlaceAndSayLessBetweenThem() throws {
+    let index = try LoadedIndex(path: sampleIndexPath)
+    var random = SplitMix64(seed: 31)
+    var checked = 0
+    var tighter = 0
+    var met = 0
+    for i in 0..<200 {
+      // Two clusters a few degrees wide, 10 to 60 degrees of longitude apart.
+      let a = Coordinate(
+        latitude: random.double(in: -60...60), longitude: random.double(in: -170...90))
+      let b = Coordinate(
+        latitude: max(-70, min(70, a.latitude + random.double(in: -10...10))),
+        longitude: a.longitude + random.double(in: 10...60))
+      let inside = (0..<60).map { k in Self.point(k % 2 == 0 ? a : b, within: 1.5, &random) }
+      let extent = ShardExtent(
+        positionsE7: inside.map {
+          (Int32(($0.latitude * 1e7).rounded()), Int32(($0.longitude * 1e7).rounded()))
+        })
+      #expect(!extent.squares.isEmpty && extent.squares.count < 40)
+      var box = extent
+      box.squares = []
+      // A focus near one cluster, or between them.
+      let between = Coordinate(
+        latitude: (a.latitude + b.latitude) / 2, longitude: (a.longitude + b.longitude) / 2)
+      let focus = Self.point(
+        i % 2 == 0 ? between : inside[random.below(inside.count)], within: 2, &random)
+      let bias = CoordinateRegion.circle(center: focus, radiusMeters: random.double(in: 0...50_000))
+      let filter =
+        i % 3 == 0
+        ? AutocompleteFilter(origin: focus)
+        : i % 3 == 1
+          ? AutocompleteFilter(coordinateRegionBias: bias)
+          : AutocompleteFilter(origin: inside[0], coordinateRegionBias: bias)
+      let context = SearchContext(filter: filter, typeFilter: .any, limit: 5)
+      let bound = extent.bestGeo(context)
+      #expect(bound <= box.bestGeo(context))
+      if bound < box.bestGeo(context) { tighter += 1 }
+      for p in inside {
+        let rounded = Coordinate(
+          latitude: (p.latitude * 1e7).rounded() / 1e7,
+          longitude: (p.longitude * 1e7).rounded() / 1e7)
+        let (geo, _) = index.geoScore(rounded, context: context)
+        #expect(geo <= bound, "\(rounded) for \(filter)")
+        checked += 1
+      }
+      let region = CoordinateRegion.circle(
+        center: focus, radiusMeters: random.double(in: 1...300_000))
+      if inside.contains(where: { region.contains($0) }) {
+        #expect(extent.mayMeet(region))
+        met += 1
+      }
+    }
+    #expect(checked == 12_000)
+    #expect(tighter > 40)
+    #expect(met > 20)
+  }
+
   @Test func aRegionMeetsTheBoxesOfThePlacesInIt() {
     var random = SplitMix64(seed: 28)
     var met = 0

@@ -30,7 +30,8 @@ struct PlaceScorer {
   /// The best text score of a place whose primary name has more words than were typed (NAME
   /// WORDS tells a place's count before anything else of it is read).
   let maxTextOfLongNames: Double
-  /// The best geo score: ``Ranking/mostNearness(_:)`` of the filter.
+  /// The best geo score: ``Ranking/mostNearness(_:)`` of the filter, or less in a shard whose
+  /// box lies away from the focus (``SearchContext/shardGeo``).
   let maxGeo: Double
   /// The whole-name bonus that ``maxText`` holds (0 when no place can earn it in this pass),
   /// scaled by the least share any word's match can have.
@@ -142,7 +143,7 @@ struct PlaceScorer {
       maxPrefixText = maxText
       maxContextText = maxText
     }
-    maxGeo = context.focus == nil ? 0 : W.mostNearness(context.filter)
+    maxGeo = context.focus == nil ? 0 : min(W.mostNearness(context.filter), context.shardGeo)
     decoded = try index.decodedContexts.view
     sharedTerms = try index.sharedTerms
     toldWord = candidates.mergesOneWord ? drivers[0] : nil

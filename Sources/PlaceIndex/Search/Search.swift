@@ -61,9 +61,12 @@ extension LoadedIndex {
         best.floor = floor
         if try index.extent.bestScore(words, context: context) < floor { break }
       }
+      var shardContext = context
+      if indexes.count > 1 { shardContext.shardGeo = try index.extent.bestGeo(context) }
       let driver = words.indices.min { words[$0].cost < words[$1].cost }!
       try index.located { () throws(IndexFormatError) in
-        try index.collect(words, drivers: [driver], missing: 0, context: context, into: &best)
+        try index.collect(
+          words, drivers: [driver], missing: 0, context: shardContext, into: &best)
       }
       for var p in best.places {
         p.shard = s
@@ -251,10 +254,11 @@ extension LoadedIndex {
       var best = TopPlaces(limit: limit)
       // As in the first pass: a place below the limit-th best found cannot be merged in.
       if let floor = limitthBest(found, limit: limit) { best.floor = floor }
+      var shardContext = relaxedContext
+      if indexes.count > 1 { shardContext.shardGeo = try index.extent.bestGeo(context) }
       try index.located { () throws(IndexFormatError) in
         try index.collect(
-          words[s], drivers: drivers, missing: 1, context: relaxedContext,
-          into: &best)
+          words[s], drivers: drivers, missing: 1, context: shardContext, into: &best)
       }
       for var p in best.places {
         p.missing = 1

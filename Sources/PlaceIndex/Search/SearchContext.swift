@@ -20,6 +20,10 @@ struct SearchContext {
   var filterAfter = Ranking.filterAfter
   /// The cache key of each query word whose hits may be kept (the finished ones), else nil.
   var wordKeys: [WordKey?] = []
+  /// The most geo score a place of the index searched can earn: with shards, its box's
+  /// (``ShardExtent/bestGeo(_:)``), so that a shard far from the focus stops its scan as
+  /// soon as importance and text alone cannot reach the places kept.
+  var shardGeo = Double.infinity
 
   init(filter: AutocompleteFilter, typeFilter: TypeFilter, limit: Int) {
     self.filter = filter

@@ -15,6 +15,10 @@ struct ShardExtent: Sendable {
   var isEmpty = true
   /// The highest importance of a place (the first rank's).
   var maxImportance: UInt16 = 0
+  /// The squares of the globe that hold its places (``HilbertCurve/box(ofSquare:)``, 1.4° by
+  /// 0.7°), each as its box: a shard of two far regions (a country and its islands, two
+  /// extracts merged) has a box between them that holds none of its places.
+  var squares: [ShardExtent] = []
 
   /// The extent of an index with no place.
   init() {}
@@ -29,18 +33,49 @@ struct ShardExtent: Sendable {
   init(_ places: PlaceTable, contexts: DecodedContexts.View) throws(IndexFormatError) {
     guard places.count > 0 else { return }
     var entry = PlaceMatch()
-    var box = (south: Int32.max, north: Int32.min, west: Int32.max, east: Int32.min)
+    var positions = Positions()
     for rank in 0..<places.count {
       try places.match(rank, into: &entry, contexts: contexts)
-      box.south = min(box.south, entry.latitudeE7)
-      box.north = max(box.north, entry.latitudeE7)
-      box.west = min(box.west, entry.longitudeE7)
-      box.east = max(box.east, entry.longitudeE7)
+      positions.add(latitudeE7: entry.latitudeE7, longitudeE7: entry.longitudeE7)
     }
-    (south, north) = (Double(box.south) / 1e7, Double(box.north) / 1e7)
-    (west, east) = (Double(box.west) / 1e7, Double(box.east) / 1e7)
-    isEmpty = false
+    self = positions.extent
     maxImportance = try places.importance.importance(of: 0)
+  }
+
+  /// The extent of places at `positions` (latitude and longitude in 1e-7 degrees).
+  init(positionsE7 positions: [(Int32, Int32)]) {
+    var all = Positions()
+    for (latitude, longitude) in positions { all.add(latitudeE7: latitude, longitudeE7: longitude) }
+    self = all.extent
+  }
+
+  /// Places' positions taken in one by one: their box and the squares that hold them.
+  private struct Positions {
+    var box = (south: Int32.max, north: Int32.min, west: Int32.max, east: Int32.min)
+    var held = [Bool](repeating: false, count: 1 << 16)
+    var count = 0
+
+    mutating func add(latitudeE7: Int32, longitudeE7: Int32) {
+      box.south = min(box.south, latitudeE7)
+      box.north = max(box.north, latitudeE7)
+      box.west = min(box.west, longitudeE7)
+      box.east = max(box.east, longitudeE7)
+      let key = HilbertCurve.key(latitudeE7: Int64(latitudeE7), longitudeE7: Int64(longitudeE7))
+      held[Int(key >> 16)] = true
+      count += 1
+    }
+
+    var extent: ShardExtent {
+      guard count > 0 else { return ShardExtent() }
+      var e = ShardExtent(
+        south: Double(box.south) / 1e7, north: Double(box.north) / 1e7,
+        west: Double(box.west) / 1e7, east: Double(box.east) / 1e7)
+      e.squares = held.indices.filter { held[$0] }.map { square in
+        let b = HilbertCurve.box(ofSquare: UInt16(square))
+        return ShardExtent(south: b.south, north: b.north, west: b.west, east: b.east)
+      }
+      return e
+    }
   }
 
   /// A lower bound of the great-circle distance from `point` to any place of the box, in
@@ -65,8 +100,14 @@ struct ShardExtent: Sendable {
     return max(0, 2 * Coordinate.earthRadiusMeters * asin(min(1, h.squareRoot())) * 0.999_999 - 1)
   }
 
-  /// Whether a place of the box may lie in `region`'s bounding box.
+  /// Whether a place of the box (of one of its squares, when they are known) may lie in
+  /// `region`'s bounding box.
   func mayMeet(_ region: CoordinateRegion) -> Bool {
+    boxMayMeet(region) && (squares.isEmpty || squares.contains { $0.boxMayMeet(region) })
+  }
+
+  /// Whether a point of the box may lie in `region`'s bounding box.
+  private func boxMayMeet(_ region: CoordinateRegion) -> Bool {
     guard !isEmpty else { return false }
     let box = region.boundingBoxE7
     let (s, n) = (Double(box.south) / 1e7, Double(box.north) / 1e7)
@@ -89,10 +130,18 @@ struct ShardExtent: Sendable {
   }
 
   /// The most geo score a place of the box can earn with `context`'s focus: the bias bonus
-  /// when the box may meet the bias region, else the nearness of its least distance.
+  /// when the box may meet the bias region, else the nearness of its least distance; the
+  /// no more than the most of its squares', when they are known.
   func bestGeo(_ context: SearchContext) -> Double {
     guard let focus = context.focus, !isEmpty else { return 0 }
     if let bias = context.filter.coordinateRegionBias, mayMeet(bias) { return Ranking.biasNearness }
-    return Ranking.nearness(distance: leastDistance(from: focus))
+    let geo = Ranking.nearness(distance: leastDistance(from: focus))
+    // Squares matter only within the nearness's reach of the box.
+    guard geo > 0, !squares.isEmpty else { return geo }
+    // Both bound it: a square reaches past the box where it holds the box's edge.
+    let inSquares = squares.reduce(0) {
+      max($0, Ranking.nearness(distance: $1.leastDistance(from: focus)))
+    }
+    return min(geo, inSquares)
   }
 }
