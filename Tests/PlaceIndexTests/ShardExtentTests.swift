@@ -150,6 +150,27 @@ import Testing
     #expect(met > 20)
   }
 
+  /// A shard's rank order is one index's order of ties (importance, element kind, id), so
+  /// the places that lose a tie with another shard's place are the ranks from
+  /// ``LoadedIndex/firstRankAfter(_:)`` on: for every place of the sample, the next rank.
+  @Test func theFirstRankAfterAPlacesTieKeyIsTheNextRank() throws {
+    let index = try LoadedIndex(path: sampleIndexPath)
+    let count = index.places.count
+    #expect(count > 100)
+    func key(_ rank: Int) throws -> TieKey {
+      let e = try index.places.ids.element(rank)
+      return TieKey(
+        importance: try index.places.importance.importance(of: rank), kind: e.kind, id: e.id)
+    }
+    for rank in 0..<count {
+      #expect(try index.firstRankAfter(try key(rank)) == rank + 1, "rank \(rank)")
+      if rank > 0 { #expect(try key(rank - 1) < key(rank)) }
+    }
+    // Before every place, and after every place.
+    #expect(try index.firstRankAfter(TieKey(importance: .max, kind: 0, id: .min)) == 0)
+    #expect(try index.firstRankAfter(TieKey(importance: 0, kind: .max, id: .max)) == count)
+  }
+
   @Test func aRegionMeetsTheBoxesOfThePlacesInIt() {
     var random = SplitMix64(seed: 28)
     var met = 0

@@ -47,7 +47,8 @@ extension LoadedIndex {
       if !longNamesOut {
         guard
           best.excludesLater(
-            Ranking.score(text: scorer.maxTextOfLongNames, importance: importance, geo: maxGeo))
+            Ranking.score(text: scorer.maxTextOfLongNames, importance: importance, geo: maxGeo),
+            from: rank)
         else { return false }
         longNamesOut = true
       }
@@ -73,7 +74,8 @@ extension LoadedIndex {
       if let current = exactOnly, current.need >= tokens.count { return .read }
       guard !candidates.readsBothEnds, importance < narrowedAt,
         best.excludesLater(
-          Ranking.score(text: scorer.maxTextOfPrefixes, importance: importance, geo: maxGeo))
+          Ranking.score(text: scorer.maxTextOfPrefixes, importance: importance, geo: maxGeo),
+          from: rank)
       else { return .read }
       narrowedAt = importance
       let need = scorer.wholeWordsNeeded(importance: importance, geo: maxGeo, best: best)
@@ -105,7 +107,7 @@ extension LoadedIndex {
         if best.excludesLater(
           Ranking.score(
             text: try scorer.laterText(r, driverLast: candidates.lastExactName),
-            importance: importance, geo: maxGeo))
+            importance: importance, geo: maxGeo), from: r)
         {
           break
         }
@@ -118,7 +120,9 @@ extension LoadedIndex {
     func next(at rank: Int, laterText: Double, importance: Double) throws(IndexFormatError)
       -> Narrowed
     {
-      if best.excludesLater(Ranking.score(text: laterText, importance: importance, geo: maxGeo)) {
+      if best.excludesLater(
+        Ranking.score(text: laterText, importance: importance, geo: maxGeo), from: rank)
+      {
         return .over
       }
       return try narrowed(at: rank, importance: importance)
@@ -158,7 +162,9 @@ extension LoadedIndex {
         // alone, or in the name only as a prefix.
         let bound = scorer.textBound(
           name: candidates.mayMatchName, exactName: candidates.mayMatchExactName)
-        if best.excludesLater(Ranking.score(text: bound, importance: lastImportance, geo: maxGeo)) {
+        if best.excludesLater(
+          Ranking.score(text: bound, importance: lastImportance, geo: maxGeo), from: rank)
+        {
           // No later place whose word lies only in its context can enter either: stop reading
           // those lists (a town's or country's name is every place's context there).
           if !candidates.mayMatchName { candidates.dropContextLists() }

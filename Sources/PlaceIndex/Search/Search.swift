@@ -56,10 +56,15 @@ extension LoadedIndex {
       var best = TopPlaces(limit: limit)
       // Shards in order of their best possible score: one that cannot reach the places kept
       // is skipped, and so are all after it. One that can searches only for places that reach
-      // them: the limit-th best score kept is its floor.
-      if indexes.count > 1, let floor = limitthBest(found, limit: limit) {
-        best.floor = floor
-        if try index.extent.bestScore(words, context: context) < floor { break }
+      // them: the limit-th best place kept is its floor, its score and its place in the order
+      // of ties (`found` is kept merged).
+      if indexes.count > 1, found.count >= limit {
+        let floor = found[limit - 1]
+        best.floor = floor.score
+        if try index.extent.bestScore(words, context: context) < floor.score { break }
+        best.floorRank = try index.located { () throws(IndexFormatError) in
+          try index.firstRankAfter(try tieKey(floor, indexes))
+        }
       }
       var shardContext = context
       if indexes.count > 1 { shardContext.shardGeo = try index.extent.bestGeo(context) }
@@ -72,6 +77,7 @@ extension LoadedIndex {
         p.shard = s
         found.append(p)
       }
+      if indexes.count > 1 { found = try merged(found, indexes, limit: limit) }
     }
     let relaxedPass = found.isEmpty && plan.tokens.count >= 2
     if relaxedPass {
@@ -252,8 +258,15 @@ extension LoadedIndex {
     var found: [ScoredPlace] = []
     for (s, index) in indexes.enumerated() {
       var best = TopPlaces(limit: limit)
-      // As in the first pass: a place below the limit-th best found cannot be merged in.
-      if let floor = limitthBest(found, limit: limit) { best.floor = floor }
+      // As in the first pass: a place below the limit-th best found, or tied with it and
+      // after it, cannot be merged in.
+      if indexes.count > 1, found.count >= limit {
+        let floor = found[limit - 1]
+        best.floor = floor.score
+        best.floorRank = try index.located { () throws(IndexFormatError) in
+          try index.firstRankAfter(try tieKey(floor, indexes))
+        }
+      }
       var shardContext = relaxedContext
       if indexes.count > 1 { shardContext.shardGeo = try index.extent.bestGeo(context) }
       try index.located { () throws(IndexFormatError) in
@@ -265,13 +278,36 @@ extension LoadedIndex {
         p.shard = s
         found.append(p)
       }
+      if indexes.count > 1 { found = try merged(found, indexes, limit: limit) }
     }
     return found
   }
 
-  /// The `limit`-th best score of the places found so far; nil while they are fewer.
-  private static func limitthBest(_ found: [ScoredPlace], limit: Int) -> Double? {
-    found.count >= limit ? found.map(\.score).sorted(by: >)[limit - 1] : nil
+  /// Where place `p` of `indexes` stands among ties: its importance, element kind and id, the
+  /// order one index ranks places in (from PLACE IDS alone: no record is decoded).
+  private static func tieKey(_ p: ScoredPlace, _ indexes: [LoadedIndex]) throws(IndexFormatError)
+    -> TieKey
+  {
+    let index = indexes[p.shard]
+    let e = try index.located { () throws(IndexFormatError) in
+      try index.places.ids.element(p.rank)
+    }
+    return TieKey(importance: p.importance, kind: e.kind, id: e.id)
+  }
+
+  /// The first rank of this index whose place comes after `key` in the order of ties (its
+  /// rank order: most important first, then by element kind and id); the place count when
+  /// none does. A binary search: PLACE IMPORTANCE and PLACE IDS at about 20 ranks.
+  func firstRankAfter(_ key: TieKey) throws(IndexFormatError) -> Int {
+    var (lo, hi) = (0, places.count)
+    while lo < hi {
+      let mid = (lo + hi) / 2
+      let e = try places.ids.element(mid)
+      let here = TieKey(
+        importance: try places.importance.importance(of: mid), kind: e.kind, id: e.id)
+      if key < here { hi = mid } else { lo = mid + 1 }
+    }
+    return lo
   }
 
   /// The best `limit` of the shards' places: by score, then as one index ranks places (most
@@ -279,20 +315,10 @@ extension LoadedIndex {
   private static func merged(_ found: [ScoredPlace], _ indexes: [LoadedIndex], limit: Int)
     throws(IndexFormatError) -> [ScoredPlace]
   {
-    // The element from PLACE IDS alone: no record is decoded for a tie-break.
-    let keys = try found.map { (p) throws(IndexFormatError) -> (UInt16, UInt8, Int64) in
-      let index = indexes[p.shard]
-      let e = try index.located { () throws(IndexFormatError) in
-        try index.places.ids.element(p.rank)
-      }
-      return (p.importance, e.kind, e.id)
-    }
+    let keys = try found.map { (p) throws(IndexFormatError) in try tieKey(p, indexes) }
     let order = found.indices.sorted { a, b in
       if found[a].score != found[b].score { return found[a].score > found[b].score }
-      let (x, y) = (keys[a], keys[b])
-      if x.0 != y.0 { return x.0 > y.0 }
-      if x.1 != y.1 { return x.1 < y.1 }
-      if x.2 != y.2 { return x.2 < y.2 }
+      if keys[a] != keys[b] { return keys[a] < keys[b] }
       return found[a].shard < found[b].shard
     }
     return order.prefix(limit).map { found[$0] }
@@ -347,5 +373,19 @@ extension LoadedIndex {
     for id in out.typos { out.cost += try postings.length(id) }
     out.infixOnly = !out.typos.isEmpty
     return out
+  }
+}
+
+/// A place's position among places of one score, as one index ranks them: most important
+/// first, then by element kind and id (`<`: comes first).
+struct TieKey: Comparable {
+  var importance: UInt16
+  var kind: UInt8
+  var id: Int64
+
+  static func < (a: TieKey, b: TieKey) -> Bool {
+    if a.importance != b.importance { return a.importance > b.importance }
+    if a.kind != b.kind { return a.kind < b.kind }
+    return a.id < b.id
   }
 }

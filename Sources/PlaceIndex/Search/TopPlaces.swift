@@ -34,6 +34,12 @@ struct TopPlaces {
   /// results; one equal to it can, as ties between shards go by importance, kind and id.
   var floor = -Double.infinity
 
+  /// The first rank of this index whose place ties with the floor's place and loses: a rank
+  /// order is one index's order of ties (importance, element kind, id), so from it on a place
+  /// that scores at most the floor cannot enter ("Bergstrasse 2" in each of 200 towns, the
+  /// towns searched after the first: their places all tie with the floor). `Int.max`: none.
+  var floorRank = Int.max
+
   /// Whether `limit` places are held (a place must then beat ``worst`` to enter).
   var isFull: Bool { places.count >= limit }
 
@@ -57,6 +63,14 @@ struct TopPlaces {
     (isFull && score <= worst) || score < floor
   }
 
+  /// Whether a place that scores at most `score` and ranks at `rank` or after, after every
+  /// place held, cannot enter: ``excludesLater(_:)``, or at most the floor from
+  /// ``floorRank`` on.
+  @inline(__always)
+  func excludesLater(_ score: Double, from rank: Int) -> Bool {
+    excludesLater(score) || (score <= floor && rank >= floorRank)
+  }
+
   /// Whether a place that scores at most `score` and ranks at `rank` or after cannot enter:
   /// ``excludes(_:)``, or at most the worst of full results when it ranks after the worst
   /// (a tie goes to the lower rank). A search read from both ends sees places out of rank
@@ -64,6 +78,7 @@ struct TopPlaces {
   @inline(__always)
   func excludes(_ score: Double, ranksFrom rank: Int) -> Bool {
     excludes(score) || (isFull && score <= worst && rank > places[places.count - 1].rank)
+      || (score <= floor && rank >= floorRank)
   }
 
   /// Inserts `p` in order (higher score first, then lower rank), dropping the last past
