@@ -38,6 +38,35 @@ package struct PlaceNibbles: @unchecked Sendable {
     return rank & 1 == 0 ? byte & 15 : byte >> 4
   }
 
+  /// The first rank from `rank` on whose value is at most `k`, or nil when none is. Reads 16
+  /// values a word for `k` below 8: a word none of whose values is below `k` + 1 is passed
+  /// whole (a nibble below it borrows in `x - (k + 1) · 0x11…1`, and the lowest such nibble
+  /// shows its high bit; a borrow it passes up can only mark nibbles above it).
+  package func firstAtMost(_ k: Int, from rank: Int) -> Int? {
+    var r = max(rank, 0)
+    while r < count && (r & 15 != 0 || k >= 8) {
+      if self[r] <= k { return r }
+      r += 1
+    }
+    guard k >= 0 else { return nil }
+    let ones: UInt64 = 0x1111_1111_1111_1111
+    let highs: UInt64 = 0x8888_8888_8888_8888
+    let below = ones &* UInt64(k + 1)
+    while r + 16 <= count {
+      let x = UInt64(
+        littleEndian: reader.buffer.loadUnaligned(fromByteOffset: 8 + r >> 1, as: UInt64.self))
+      if (x &- below) & ~x & highs != 0 {
+        for i in 0..<16 where Int((x >> UInt64(4 * i)) & 15) <= k { return r + i }
+      }
+      r += 16
+    }
+    while r < count {
+      if self[r] <= k { return r }
+      r += 1
+    }
+    return nil
+  }
+
   /// An error at place `rank`'s value.
   package func fault(_ message: String, rank: Int) -> IndexFormatError {
     reader.fault(message, at: 8 + rank >> 1)

@@ -102,8 +102,9 @@ extension LoadedIndex {
           continue
         }
         from = r + 1
-        if passesOverLongName(r, importance: importance) { continue }
+        // Its own importance bounds every later name place's.
         let importance = try scorer.importance(of: r)
+        if passesOverLongName(r, importance: importance) { continue }
         if best.excludesLater(
           Ranking.score(
             text: try scorer.laterText(r, driverLast: candidates.lastExactName),
@@ -157,7 +158,13 @@ extension LoadedIndex {
         case .skip: continue
         case .read: break
         }
-        if passesOverLongName(rank, importance: lastImportance) { continue }
+        if passesOverLongName(rank, importance: lastImportance) {
+          // So is every later place whose name is as long: on to the next one whose name is
+          // short enough, from NAME WORDS alone (none: no later place can enter).
+          guard let short = nameWords?.values.firstAtMost(typed, from: rank + 1) else { return }
+          try candidates.skip(to: short)
+          continue
+        }
         // The postings tell, before the record is read, when the word lies in its context
         // alone, or in the name only as a prefix.
         let bound = scorer.textBound(
