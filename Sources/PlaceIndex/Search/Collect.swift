@@ -102,9 +102,8 @@ extension LoadedIndex {
           continue
         }
         from = r + 1
-        // Its own importance bounds every later name place's.
-        let importance = try scorer.importance(of: r)
         if passesOverLongName(r, importance: importance) { continue }
+        let importance = try scorer.importance(of: r)
         if best.excludesLater(
           Ranking.score(
             text: try scorer.laterText(r, driverLast: candidates.lastExactName),

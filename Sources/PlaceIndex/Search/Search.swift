@@ -50,24 +50,14 @@ extension LoadedIndex {
     context.filterAfter = filterAfter
     context.wordKeys = keys
     var found: [ScoredPlace] = []
-    for s in try searchOrder(indexes, resolved, context: context)
+    for (s, bound, geo) in try searchOrder(indexes, resolved, context: context)
     where !resolved[s].contains(where: \.isEmpty) {
       let (index, words) = (indexes[s], resolved[s])
-      var best = TopPlaces(limit: limit)
       // Shards in order of their best possible score: one that cannot reach the places kept
-      // is skipped, and so are all after it. One that can searches only for places that reach
-      // them: the limit-th best place kept is its floor, its score and its place in the order
-      // of ties (`found` is kept merged).
-      if indexes.count > 1, found.count >= limit {
-        let floor = found[limit - 1]
-        best.floor = floor.score
-        if try index.extent.bestScore(words, context: context) < floor.score { break }
-        best.floorRank = try index.located { () throws(IndexFormatError) in
-          try index.firstRankAfter(try tieKey(floor, indexes))
-        }
-      }
-      var shardContext = context
-      if indexes.count > 1 { shardContext.shardGeo = try index.extent.bestGeo(context) }
+      // is skipped, and so are all after it.
+      if found.count >= limit, bound < found[limit - 1].score { break }
+      var (best, shardContext) = try shardPass(
+        index, geo: geo, after: found, indexes, limit: limit, context: context)
       let driver = words.indices.min { words[$0].cost < words[$1].cost }!
       try index.located { () throws(IndexFormatError) in
         try index.collect(
@@ -83,7 +73,6 @@ extension LoadedIndex {
     if relaxedPass {
       found = try relaxed(indexes, resolved, context: context, limit: limit)
     }
-    if indexes.count > 1 { found = try merged(found, indexes, limit: limit) }
     // The relaxed pass's penalty is taken off once its places are in order: taken off before,
     // its rounding could make two scores a last bit apart equal, and shards merged by them
     // would order them as one index does not.
@@ -93,22 +82,45 @@ extension LoadedIndex {
     return found
   }
 
-  /// The shards to search, best possible score first (ties in their given order): all of
-  /// them for one index; without those whose places all lie outside a restriction region.
+  /// The shards to search, best possible score first (ties in their given order), each with
+  /// that score and its most geo score (``ShardExtent/bestGeo(_:)``): all of them for one
+  /// index (unbounded); without those whose places all lie outside a restriction region.
   static func searchOrder(
     _ indexes: [LoadedIndex], _ resolved: [[ResolvedToken]], context: SearchContext
-  ) throws(IndexFormatError) -> [Int] {
-    guard indexes.count > 1 else { return [0] }
-    var order: [(shard: Int, best: Double)] = []
+  ) throws(IndexFormatError) -> [(shard: Int, best: Double, geo: Double)] {
+    guard indexes.count > 1 else { return [(0, .infinity, .infinity)] }
+    var order: [(shard: Int, best: Double, geo: Double)] = []
     for (s, index) in indexes.enumerated() {
       let extent = try index.extent
       if let region = context.filter.coordinateRegionRestriction, !extent.mayMeet(region) {
         continue
       }
-      order.append((s, extent.bestScore(resolved[s], context: context)))
+      let geo = extent.bestGeo(context)
+      order.append((s, extent.bestScore(resolved[s], geo: geo), geo))
     }
     return order.sorted { $0.best > $1.best || ($0.best == $1.best && $0.shard < $1.shard) }
-      .map(\.shard)
+  }
+
+  /// What shard `index` is searched with after the shards' places `found` (kept merged): its
+  /// kept places, none below the limit-th found (the floor) nor tied with it and after it in
+  /// the order of ties (``TopPlaces/floorRank``); and `context` with the most geo score of
+  /// its places (`geo`, ``SearchContext/shardGeo``). One index searches with neither.
+  private static func shardPass(
+    _ index: LoadedIndex, geo: Double, after found: [ScoredPlace], _ indexes: [LoadedIndex],
+    limit: Int, context: SearchContext
+  ) throws(IndexFormatError) -> (TopPlaces, SearchContext) {
+    var best = TopPlaces(limit: limit)
+    var shardContext = context
+    guard indexes.count > 1 else { return (best, shardContext) }
+    shardContext.shardGeo = geo
+    if found.count >= limit {
+      let floor = found[limit - 1]
+      best.floor = floor.score
+      best.floorRank = try index.located { () throws(IndexFormatError) in
+        try index.firstRankAfter(try tieKey(floor, indexes))
+      }
+    }
+    return (best, shardContext)
   }
 
   /// A one-word query still being typed, shorter than ``Ranking/startsNamesBelowLetters``,
@@ -257,18 +269,10 @@ extension LoadedIndex {
     }
     var found: [ScoredPlace] = []
     for (s, index) in indexes.enumerated() {
-      var best = TopPlaces(limit: limit)
-      // As in the first pass: a place below the limit-th best found, or tied with it and
-      // after it, cannot be merged in.
-      if indexes.count > 1, found.count >= limit {
-        let floor = found[limit - 1]
-        best.floor = floor.score
-        best.floorRank = try index.located { () throws(IndexFormatError) in
-          try index.firstRankAfter(try tieKey(floor, indexes))
-        }
-      }
-      var shardContext = relaxedContext
-      if indexes.count > 1 { shardContext.shardGeo = try index.extent.bestGeo(context) }
+      // As in the first pass.
+      let geo = indexes.count > 1 ? try index.extent.bestGeo(context) : .infinity
+      var (best, shardContext) = try shardPass(
+        index, geo: geo, after: found, indexes, limit: limit, context: relaxedContext)
       try index.located { () throws(IndexFormatError) in
         try index.collect(
           words[s], drivers: drivers, missing: 1, context: shardContext, into: &best)

@@ -119,19 +119,19 @@ struct ShardExtent: Sendable {
   }
 
   /// The best score a place of this index can earn for `words` (resolved in this index), with
-  /// `context`'s focus: each word in the name, whole when it is a token here, a typo's share
+  /// at most `geo` for its nearness (``bestGeo(_:)``): each word in the name, whole when it is a token here, a typo's share
   /// of a prefix when no token here starts with it (as ``PlaceScorer`` bounds it).
-  func bestScore(_ words: [ResolvedToken], context: SearchContext) -> Double {
+  func bestScore(_ words: [ResolvedToken], geo: Double) -> Double {
     let text = Ranking.text(
       words: words.reduce(0) { $0 + $1.mostNamePoints }, coverage: words.mostCoverage,
       wholeName: Ranking.wholeName * words.leastShare)
     let importance = Ranking.importance(stored: maxImportance)
-    return Ranking.score(text: text, importance: importance, geo: bestGeo(context))
+    return Ranking.score(text: text, importance: importance, geo: geo)
   }
 
   /// The most geo score a place of the box can earn with `context`'s focus: the bias bonus
-  /// when the box may meet the bias region, else the nearness of its least distance; the
-  /// no more than the most of its squares', when they are known.
+  /// when the box may meet the bias region, else the nearness of its least distance, and no
+  /// more than the most of its squares' when they are known.
   func bestGeo(_ context: SearchContext) -> Double {
     guard let focus = context.focus, !isEmpty else { return 0 }
     if let bias = context.filter.coordinateRegionBias, mayMeet(bias) { return Ranking.biasNearness }
