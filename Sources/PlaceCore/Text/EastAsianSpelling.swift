@@ -12,20 +12,28 @@ package final class ICUTransforms: @unchecked Sendable {
   private var kana: [String: String] = [:]
 
   /// The Pinyin of one Han character, lower case without tones ("京" → "jing"); the
-  /// character itself when ICU has none.
+  /// character itself when ICU has none. Every Han character's is read from ``PinyinTable``;
+  /// ICU is asked only about another character.
   package func pinyin(_ s: Unicode.Scalar) -> String {
+    if let reading = PinyinTable.reading(s) { return reading ?? String(s) }
     lock.lock()
     if let known = han[s] {
       lock.unlock()
       return known
     }
     lock.unlock()
-    let latin = Self.transform(String(s), "Han-Latin; Latin-ASCII; Lower") ?? String(s)
-    let clean = latin.unicodeScalars.allSatisfy({ $0.value < 0x80 }) ? latin : String(s)
+    let clean = Self.icuPinyin(s)
     lock.lock()
     han[s] = clean
     lock.unlock()
     return clean
+  }
+
+  /// ICU's Pinyin of `s`, lower case without tones, or `s` itself when it has none in ASCII
+  /// letters: what ``PinyinTable`` holds.
+  package static func icuPinyin(_ s: Unicode.Scalar) -> String {
+    let latin = transform(String(s), "Han-Latin; Latin-ASCII; Lower") ?? String(s)
+    return latin.unicodeScalars.allSatisfy({ $0.value < 0x80 }) ? latin : String(s)
   }
 
   /// The Hepburn spelling of a run of Hiragana or Katakana, lower case without macrons
