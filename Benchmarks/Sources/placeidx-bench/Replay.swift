@@ -101,6 +101,11 @@ enum Replay {
           + " \"\(t.text)\"\(t.origin == nil ? "" : " near")"
         func chars(_ n: Int) -> String { n == 99 ? "-" : String(n) }
         if b > c { behind.append((b - c, "\(chars(b)) vs Tantivy \(chars(c))  \(what)")) }
+        // Not first at full text where the peer is: listed after every keystroke difference.
+        if peer.top1, !outcomes[i].top1 {
+          let at = outcomes[i].fullPosition.map { "#\($0)" } ?? "not in the top 5"
+          behind.append((0, "full text \(at) vs Tantivy #1  \(what)"))
+        }
         if a != b {
           moved.append((b - a, "\(chars(a)) → \(chars(b)) (Tantivy \(chars(c)))  \(what)"))
         }
@@ -127,7 +132,7 @@ enum Replay {
           + "   \(f(r.ours)) · \(f(r.peer)) · \(f(r.tantivy))")
     }
     if o.behind > 0 {
-      print("behind the Tantivy peer: \(behind.count)")
+      print("behind the Tantivy peer (characters to the top 5, then top-1 at full text): \(behind.count)")
       for m in behind.sorted(by: { $0.delta > $1.delta }).prefix(o.behind) { print("  \(m.line)") }
     }
     guard o.diff > 0 else { return }
