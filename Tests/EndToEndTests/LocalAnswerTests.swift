@@ -180,6 +180,27 @@ struct LocalAnswerTests {
     if let stop = position("N337798943", s) { #expect(stop > park) }
   }
 
+  @Test func aPlaceNamedAsTypedComesBeforeANameThatHoldsTheWordInALongerOne() throws {
+    // "Tristel" is the bus stop Tristel (N984725135); the street Tristelstrasse (W43341018)
+    // holds the word only inside a longer word, and comes after it.
+    let s = try top(liechtenstein, "Tristel")
+    #expect(position("N984725135", s) == 1, "\(listing(s))")
+    let street = try #require(position("W43341018", s), "\(listing(s))")
+    #expect(street > 1)
+    // "Rütti" near Planken: the area Rütti (N4554296317) before the nearer streets
+    // Rüttistrasse (W4904154) and Rüttiwaldstrasse (W8154751).
+    let near = try top(
+      liechtenstein, "Rütti",
+      AutocompleteFilter(origin: Coordinate(latitude: 47.173411, longitude: 9.54187)))
+    #expect(position("N4554296317", near) == 1, "\(listing(near))")
+    #expect(position("W4904154", near) != nil, "\(listing(near))")
+    // "Avenue A" is Avenue A (W103), before 2nd Avenue (W14), whose one word "avenue" both
+    // typed words only reach.
+    let avenue = try top(manhattan, "Avenue A")
+    let a = try #require(position("W103", avenue), "\(listing(avenue))")
+    if let second = position("W14", avenue) { #expect(a < second, "\(listing(avenue))") }
+  }
+
   @Test func aCastleComesBeforeItsGrounds() throws {
     // Schloss Vaduz is the castle (R1252853); the neighbourhood of that name around it
     // (W651764121) after it.

@@ -353,6 +353,29 @@ struct WholeNameBonusTests {
         + Ranking.coverage + Ranking.wholeName)
   }
 
+  @Test func aNameTypedOtherwiseThanWrittenEarnsLessOfTheBonus() throws {
+    let index = try LoadedIndex(path: try helsinkiSearchIndex.get())
+    let word = ResolvedToken(range: 42..<44, exact: 42, typos: [], cost: 10, typedLength: 6)
+    func score(_ typedAsNamed: Bool?) throws -> Double {
+      try #require(
+        index.textScore(
+          nameWordCount: 1, hits: [[.range(.name), .exact(.name)]], [word], missing: 0,
+          typedAsNamed: typedAsNamed))
+    }
+    let named = Ranking.nameExact + Ranking.coverage
+    #expect(try score(true) == named + Ranking.wholeName)
+    #expect(try score(false) == named + Ranking.wholeNameOtherwise)
+    #expect(try score(false) < score(true))
+    // Not known yet: the bound, the full bonus.
+    #expect(try score(nil) == score(true))
+    // A prefix of the name's first word, not the word whole in it: that word may be the one
+    // being typed ("esplanadi" of "Esplanadinpuisto"), the full bonus.
+    let prefix = try #require(
+      index.textScore(
+        nameWordCount: 1, hits: [.range(.name)], [word], missing: 0, typedAsNamed: false))
+    #expect(prefix == Ranking.namePrefix + Ranking.coverage + Ranking.wholeName)
+  }
+
   @Test func coverageIsTheShareOfTheNameTyped() throws {
     let index = try LoadedIndex(path: try helsinkiSearchIndex.get())
     let word = ResolvedToken(range: 40..<50, exact: nil, typos: [], cost: 10, typedLength: 2)
@@ -420,7 +443,8 @@ struct SearchOracleTests {
       guard
         let text = index.textScore(
           nameWordCount: entry.nameWordCount, hits: maps.map { $0[rank] }, resolved, missing: 0,
-          startsName: index.startsName(rank, with: resolved[0], terms: terms, shared: shared))
+          startsName: index.startsName(rank, with: resolved[0], terms: terms, shared: shared),
+          typedAsNamed: index.typedAsNamed(rank, first: resolved[0], terms: terms, shared: shared))
       else { continue }
       if LoadedIndex.wholeAddressText(maps.map { $0[rank] }, resolved, missing: 0) != nil {
         wholeAddresses.insert(rank)

@@ -346,8 +346,9 @@ struct PlaceScorer {
   }
 
   /// The text score of place `rank`, whose name has `nameWordCount` words, from the words'
-  /// ``hits``; with the name-start bonus only when the place earns it (its tokens are read for
-  /// that only when the bonus is at stake, and once: ``readTerms(_:)`` keeps them).
+  /// ``hits``; with the name-start bonus, and the whole-name bonus in full, only when the place
+  /// earns them (its tokens are read for that only when a bonus is at stake, and once:
+  /// ``readTerms(_:)`` keeps them).
   @inline(__always)
   private mutating func knownText(_ rank: Int, nameWordCount: Int) throws(IndexFormatError)
     -> Double?
@@ -358,10 +359,25 @@ struct PlaceScorer {
     else { return nil }
     guard
       let plain = index.textScore(
-        nameWordCount: nameWordCount, hits: hits, resolved, missing: missing, startsName: false),
+        nameWordCount: nameWordCount, hits: hits, resolved, missing: missing, startsName: false,
+        typedAsNamed: false),
       plain < bound
     else { return bound }
-    return try startsName(rank) ? bound : plain
+    let starts = try startsName(rank)
+    let asNamed = try typedAsNamed(rank)
+    if starts && asNamed { return bound }
+    return index.textScore(
+      nameWordCount: nameWordCount, hits: hits, resolved, missing: missing, startsName: starts,
+      typedAsNamed: asNamed) ?? plain
+  }
+
+  /// Whether place `rank`'s name starts with the first typed word's whole token, when it has
+  /// one (NAME STARTS, and the place's tokens).
+  @inline(__always)
+  private mutating func typedAsNamed(_ rank: Int) throws(IndexFormatError) -> Bool {
+    guard let first = resolved.first else { return true }
+    try readTerms(rank)
+    return index.typedAsNamed(rank, first: first, terms: terms, shared: sharedTerms)
   }
 
   /// Whether place `rank`'s name starts with a match of the first typed word (NAME STARTS,

@@ -39,6 +39,12 @@ enum Ranking {
   /// Every word of the name typed: "Restaurant Weinstube" is that place, not
   /// "Hotel Restaurant Weinstube".
   static let wholeName = 1.5
+  /// ``wholeName`` in its place when the first typed word lies whole in the name but the
+  /// name's first word is another token: the name holds it inside a compound split off its
+  /// street type ("Rütti" in the street "Rüttistrasse", beside the area "Rütti"), or the words
+  /// came in another order ("Avenue A" and "2nd Avenue"). A name typed as it is written
+  /// outranks one whose words the typed words only reach (``LoadedIndex/wholeNameBonus``).
+  static let wholeNameOtherwise = 0.75
   /// Every typed word whole in the place, the last a number in its context (its house number)
   /// and the others in its name or context: "Bergstrasse 1" is the Rathaus at Bergstrasse 1,
   /// before the bare addresses Bergstrasse 12 and 175 that the number only starts. The words
@@ -378,6 +384,11 @@ enum Ranking {
         "inside a bias region a place found by a context word gains on those outside, but does"
           + " not pass a one-word name typed whole at the region's edge",
         insideBias > 0 && contextExact + insideBias < nameExact + coverage + wholeName
+      ),
+      (
+        "a name typed otherwise than it is written earns less of the whole-name bonus, and"
+          + " every bound counts the whole bonus",
+        wholeNameOtherwise >= 0 && wholeNameOtherwise <= wholeName
       ),
       (
         "the name-start bonus counts, and no more than the whole-name bonus (which every bound"

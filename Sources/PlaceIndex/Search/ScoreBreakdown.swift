@@ -117,7 +117,9 @@ extension LoadedIndex {
     out.coverage = Self.coverage(inName: inName, nameWordCount: entry.nameWordCount)
     if allInName {
       if words.count >= entry.nameWordCount && Self.mayEarnWholeName(words) {
-        out.wholeName = Ranking.wholeName * leastShare
+        let asNamed = typedAsNamed(place.rank, first: words[0], terms: terms, shared: shared)
+        out.wholeName =
+          Self.wholeNameBonus(typedAsNamed: asNamed, firstHits: allHits.first) * leastShare
       } else if startsName(place.rank, with: words[0], terms: terms, shared: shared) {
         out.nameStart = Ranking.nameStart * leastShare
       }

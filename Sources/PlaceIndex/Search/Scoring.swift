@@ -29,11 +29,13 @@ extension LoadedIndex {
   /// resolved word lies in it (`hits`, one per word), or nil when it misses more than
   /// `missing` of them (exactly `missing`: fewer were scored by a stricter pass).
   /// `startsName` says whether the name's first word is a match of the first typed word
-  /// (``Ranking/nameStart``); nil when not known yet, which counts it as true (a bound).
+  /// (``Ranking/nameStart``), `typedAsNamed` whether it is that word's whole token when the
+  /// word has one (else ``Ranking/wholeNameOtherwise`` stands for the whole-name bonus); nil
+  /// when not known yet, which counts it as true (a bound).
   @inline(__always)
   func textScore(
     nameWordCount: Int, hits: [WordHits], _ resolved: [ResolvedToken], missing: Int,
-    startsName: Bool? = nil
+    startsName: Bool? = nil, typedAsNamed: Bool? = nil
   ) -> Double? {
     var words = 0.0
     var allInName = true
@@ -65,7 +67,7 @@ extension LoadedIndex {
       !allInName
       ? 0
       : resolved.count >= nameWordCount && Self.mayEarnWholeName(resolved)
-        ? Ranking.wholeName * leastShare
+        ? Self.wholeNameBonus(typedAsNamed: typedAsNamed, firstHits: hits.first) * leastShare
         : startsName ?? true ? Ranking.nameStart * leastShare : 0
     let text = Ranking.text(
       words: words, coverage: Self.coverage(inName: inName, nameWordCount: nameWordCount),
@@ -74,6 +76,18 @@ extension LoadedIndex {
       return text
     }
     return max(text, address)
+  }
+
+  /// The whole-name bonus of a name every word of which was typed (before the least share):
+  /// ``Ranking/wholeNameOtherwise`` when the first typed word lies whole in the primary name
+  /// (its token: a compound split off its street type, "Tristel" in "Tristelstrasse", or
+  /// another word than the first, "avenue" in "2nd Avenue") while the name's first word is
+  /// another token (`typedAsNamed` false), else ``Ranking/wholeName``: a prefix of the name's
+  /// first word ("esplanadi" of "Esplanadinpuisto") may be that word still being typed.
+  @inline(__always)
+  static func wholeNameBonus(typedAsNamed: Bool?, firstHits: WordHits?) -> Double {
+    typedAsNamed == false && firstHits?.contains(.exact(.name)) == true
+      ? Ranking.wholeNameOtherwise : Ranking.wholeName
   }
 
   /// The text score of a place whose address was typed whole (``Ranking/wholeAddress``): nil
@@ -143,6 +157,25 @@ extension PostingsPart {
 }
 
 extension LoadedIndex {
+  /// Whether the primary name of the place whose tokens are `terms` (at `rank`) starts with
+  /// the whole token of `word`, the first typed one, when that word has one (in this index
+  /// or another shard): the token NAME STARTS names as its first word's is that token ("rutti"
+  /// for the area "Rütti", not for the street "Rüttistrasse", whose first word's token is
+  /// "ruttistrasse"). True when the word has no whole token, when it is a short one-word query
+  /// still being typed (``ResolvedToken/beingTyped``: "Ring" may be the start of "Ringstrasse"
+  /// as much as the word "Ring"), or without NAME STARTS: nothing then tells the names apart.
+  @inline(__always)
+  func typedAsNamed(
+    _ rank: Int, first word: ResolvedToken, terms: PlaceTermRefs, shared: SharedTermLists
+  ) -> Bool {
+    guard word.exact != nil || word.wholeInAnotherShard, !word.beingTyped,
+      let position = nameStarts?[rank]
+    else {
+      return true
+    }
+    return terms.nameToken(at: position, shared: shared).map { $0 == word.exact } ?? false
+  }
+
   /// Whether the primary name of the place whose tokens are `terms` (at `rank`) starts with a
   /// match of `word`, the first typed one: the token NAME STARTS names as its first word's is
   /// the word's whole token when it has one ("east" starts "East 2nd Street", not "Eastern
