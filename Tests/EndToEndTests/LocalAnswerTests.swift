@@ -17,6 +17,10 @@ let bayfront: Result<(path: String, report: BuildReport), Error> = Result {
   try buildShared("bayfront-singapore-2019.osm.gz")
 }
 
+let baltimore: Result<(path: String, report: BuildReport), Error> = Result {
+  try buildShared("baltimore-2015.osm.gz")
+}
+
 /// Answers a local would expect, on the shared extracts (issue #21's list): a street above the
 /// tram stop named after it, a university above the metro station named after it, a station
 /// mapped as several nodes shown once, a shop mapped twice at one address shown once, a name
@@ -199,6 +203,17 @@ struct LocalAnswerTests {
     let avenue = try top(manhattan, "Avenue A")
     let a = try #require(position("W103", avenue), "\(listing(avenue))")
     if let second = position("W14", avenue) { #expect(a < second, "\(listing(avenue))") }
+  }
+
+  @Test func aNeighbourhoodComesBeforeABarePointOfInterestOfItsName() throws {
+    // "Fells Point" is the neighbourhood (N157562330); the point of interest of that name in
+    // it (N1919120937), of no more specific type, is no landmark whose grounds it is. Also
+    // when typed with a typo.
+    for query in ["Fells Point", "Fejls Point"] {
+      let s = try top(baltimore, query)
+      #expect(position("N157562330", s) == 1, "\(query): \(listing(s))")
+      if let poi = position("N1919120937", s) { #expect(poi > 1) }
+    }
   }
 
   @Test func aCastleComesBeforeItsGrounds() throws {

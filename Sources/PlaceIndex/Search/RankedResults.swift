@@ -224,7 +224,9 @@ struct PlacePeek: Sendable {
   /// Whether this is shown after `other`, found after it: a stop or station after the place
   /// it is named after (``Ranking/namedAfterRadius``); a stop after a station beside it
   /// (``Ranking/stopTypes``); a neighbourhood after the point of
-  /// interest of its name that it lies around (a castle's grounds, ``Ranking/groundsRadius``).
+  /// interest of its name that it lies around (a castle's grounds, ``Ranking/groundsRadius``),
+  /// one of a kind: not a bare "point of interest" (``Ranking/genericTypes``), which says no
+  /// more than that something there bears the neighbourhood's name (Fells Point, Baltimore).
   func comesAfter(_ other: PlacePeek) -> Bool {
     if isTransit {
       let distance = point.distance(to: other.point)
@@ -237,6 +239,7 @@ struct PlacePeek: Sendable {
       return !other.isTransit && baseName == other.baseName && distance < Ranking.namedAfterRadius
     }
     return type == "neighborhood" && key == other.key && other.isEstablishment
+      && !Ranking.genericTypes.contains(other.type)
       && point.distance(to: other.point) < Ranking.groundsRadius
   }
 
