@@ -1,40 +1,15 @@
 import Foundation
 
-/// ICU's transforms through Foundation, with their answers kept: one Han character's Pinyin,
-/// one run of Kana's Hepburn. The builder indexes these spellings beside a name
-/// (`Transliteration` in PlaceIndexBuilder); the reader asks them only to map a Latin query
-/// that matched one back onto the displayed characters (``EastAsianSpelling``).
+/// ICU's transforms through Foundation, with their answers kept: one run of Kana's Hepburn (a
+/// Han character's Pinyin is read from ``PinyinTable``, generated from ICU). The builder
+/// indexes these spellings beside a name (`Transliteration` in PlaceIndexBuilder); the reader
+/// asks them only to map a Latin query that matched one back onto the displayed characters
+/// (``EastAsianSpelling``).
 package final class ICUTransforms: @unchecked Sendable {
   // @unchecked: the caches are read and written only while holding `lock`.
   package static let shared = ICUTransforms()
   private let lock = NSLock()
-  private var han: [Unicode.Scalar: String] = [:]
   private var kana: [String: String] = [:]
-
-  /// The Pinyin of one Han character, lower case without tones ("京" → "jing"); the
-  /// character itself when ICU has none. Every Han character's is read from ``PinyinTable``;
-  /// ICU is asked only about another character.
-  package func pinyin(_ s: Unicode.Scalar) -> String {
-    if let reading = PinyinTable.reading(s) { return reading ?? String(s) }
-    lock.lock()
-    if let known = han[s] {
-      lock.unlock()
-      return known
-    }
-    lock.unlock()
-    let clean = Self.icuPinyin(s)
-    lock.lock()
-    han[s] = clean
-    lock.unlock()
-    return clean
-  }
-
-  /// ICU's Pinyin of `s`, lower case without tones, or `s` itself when it has none in ASCII
-  /// letters: what ``PinyinTable`` holds.
-  package static func icuPinyin(_ s: Unicode.Scalar) -> String {
-    let latin = transform(String(s), "Han-Latin; Latin-ASCII; Lower") ?? String(s)
-    return latin.unicodeScalars.allSatisfy({ $0.value < 0x80 }) ? latin : String(s)
-  }
 
   /// The Hepburn spelling of a run of Hiragana or Katakana, lower case without macrons
   /// ("スカイツリー" → "sukaitsuri").
@@ -120,7 +95,7 @@ package enum EastAsianSpelling {
     var rest = Substring(query)
     var j = start
     while j < token.count && isHan(token[j]) {
-      let syllable = ICUTransforms.shared.pinyin(token[j])
+      let syllable = PinyinTable.pinyin(token[j])
       guard syllable.utf8.allSatisfy({ $0 < 0x80 }) else { return nil }
       if rest.count <= syllable.count { return syllable.hasPrefix(rest) ? j + 1 : nil }
       guard rest.hasPrefix(syllable) else { return nil }

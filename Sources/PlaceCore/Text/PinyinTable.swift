@@ -42,22 +42,17 @@ package enum PinyinTable {
     return out
   }
 
-  /// The Pinyin of `s` when the table covers it: `.some(nil)` when ICU has none (the
-  /// character stands for itself); nil when the table does not cover `s`.
-  package static func reading(_ s: Unicode.Scalar) -> String?? {
+  /// The Pinyin of `s`, a Han character (``EastAsianSpelling/isHan(_:)``), lower case without
+  /// tones ("京" → "jing"); the character itself when ICU has none, or when it is not Han.
+  package static func pinyin(_ s: Unicode.Scalar) -> String {
     var base = 0
     for r in ranges {
       if r.contains(s.value) {
         let n = Int(readings[base + Int(s.value - r.lowerBound)])
-        return .some(n == 0 ? nil : syllables[n - 1])
+        return n == 0 ? String(s) : syllables[n - 1]
       }
       base += r.count
     }
-    return nil
-  }
-
-  /// The table's characters, in order.
-  static var characters: [Unicode.Scalar] {
-    ranges.flatMap { r in r.compactMap { Unicode.Scalar($0) } }
+    return String(s)
   }
 }

@@ -7,10 +7,10 @@ import PlaceCore
 ///
 /// Cyrillic, Greek, Hebrew, Arabic and Hangul follow PlaceCore's table (`LatinTransliteration`, which
 /// the reader also uses to highlight the letters a Latin query matched). Han is written in
-/// Pinyin without tones and Kana in Hepburn, by ICU's transforms through Foundation
-/// (PlaceCore's `ICUTransforms`, which the reader also uses to highlight the characters a
-/// Latin query matched; ICU has no Japanese readings of Han: in Japan only the Kana are
-/// written in Latin).
+/// Pinyin without tones (PlaceCore's `PinyinTable`, generated from ICU's transform) and Kana in
+/// Hepburn, by ICU's transform through Foundation (PlaceCore's `ICUTransforms`); the reader
+/// uses both to highlight the characters a Latin query matched. ICU has no Japanese readings of
+/// Han: in Japan only the Kana are written in Latin.
 enum Transliteration {
   /// The Latin spellings of `text` (lower case, other characters kept), or none when it has
   /// no letter of a script written in Latin here. Han gives its syllables apart and, when
@@ -103,7 +103,7 @@ enum Transliteration {
       }
       flushKana()
       if isHan(s) && !japanese {
-        put(ICUTransforms.shared.pinyin(s), han: true)
+        put(PinyinTable.pinyin(s), han: true)
         continue
       }
       if lastWasHan || spaced.last == " " {
