@@ -440,11 +440,11 @@ struct SearchOracleTests {
     for rank in 0..<index.places.count {
       try index.places.match(rank, into: &entry)
       try index.terms.refs(of: rank, into: &terms)
+      let starts = index.startsName(rank, with: resolved[0], terms: terms, shared: shared)
       guard
         let text = index.textScore(
           nameWordCount: entry.nameWordCount, hits: maps.map { $0[rank] }, resolved, missing: 0,
-          startsName: index.startsName(rank, with: resolved[0], terms: terms, shared: shared),
-          typedAsNamed: index.typedAsNamed(rank, first: resolved[0], terms: terms, shared: shared))
+          startsName: starts, typedAsNamed: index.typedAsNamed(resolved[0], startsName: starts))
       else { continue }
       if LoadedIndex.wholeAddressText(maps.map { $0[rank] }, resolved, missing: 0) != nil {
         wholeAddresses.insert(rank)

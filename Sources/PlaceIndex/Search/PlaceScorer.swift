@@ -364,20 +364,11 @@ struct PlaceScorer {
       plain < bound
     else { return bound }
     let starts = try startsName(rank)
-    let asNamed = try typedAsNamed(rank)
+    let asNamed = resolved.first.map { index.typedAsNamed($0, startsName: starts) } ?? true
     if starts && asNamed { return bound }
     return index.textScore(
       nameWordCount: nameWordCount, hits: hits, resolved, missing: missing, startsName: starts,
       typedAsNamed: asNamed) ?? plain
-  }
-
-  /// Whether place `rank`'s name starts with the first typed word's whole token, when it has
-  /// one (NAME STARTS, and the place's tokens).
-  @inline(__always)
-  private mutating func typedAsNamed(_ rank: Int) throws(IndexFormatError) -> Bool {
-    guard let first = resolved.first else { return true }
-    try readTerms(rank)
-    return index.typedAsNamed(rank, first: first, terms: terms, shared: sharedTerms)
   }
 
   /// Whether place `rank`'s name starts with a match of the first typed word (NAME STARTS,

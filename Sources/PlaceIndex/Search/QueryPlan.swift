@@ -66,6 +66,11 @@ struct ResolvedToken: Sendable {
   /// Sinai Church").
   var beingTyped = false
 
+  /// Whether a name starts with this word only as its whole token (NAME STARTS): it has one,
+  /// here or in another shard, and it is not a short one-word query still being typed
+  /// (``beingTyped``), whose prefix starts names.
+  var startsNamesWhole: Bool { (exact != nil || wholeInAnotherShard) && !beingTyped }
+
   /// Whether nothing can match this token.
   var isEmpty: Bool { range.isEmpty && typos.isEmpty }
 

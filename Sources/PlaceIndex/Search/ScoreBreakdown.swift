@@ -116,11 +116,12 @@ extension LoadedIndex {
     }
     out.coverage = Self.coverage(inName: inName, nameWordCount: entry.nameWordCount)
     if allInName {
+      let starts = startsName(place.rank, with: words[0], terms: terms, shared: shared)
       if words.count >= entry.nameWordCount && Self.mayEarnWholeName(words) {
-        let asNamed = typedAsNamed(place.rank, first: words[0], terms: terms, shared: shared)
+        let asNamed = typedAsNamed(words[0], startsName: starts)
         out.wholeName =
           Self.wholeNameBonus(typedAsNamed: asNamed, firstHits: allHits.first) * leastShare
-      } else if startsName(place.rank, with: words[0], terms: terms, shared: shared) {
+      } else if starts {
         out.nameStart = Ranking.nameStart * leastShare
       }
     }

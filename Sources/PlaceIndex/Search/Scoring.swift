@@ -157,23 +157,16 @@ extension PostingsPart {
 }
 
 extension LoadedIndex {
-  /// Whether the primary name of the place whose tokens are `terms` (at `rank`) starts with
-  /// the whole token of `word`, the first typed one, when that word has one (in this index
-  /// or another shard): the token NAME STARTS names as its first word's is that token ("rutti"
-  /// for the area "Rütti", not for the street "Rüttistrasse", whose first word's token is
-  /// "ruttistrasse"). True when the word has no whole token, when it is a short one-word query
-  /// still being typed (``ResolvedToken/beingTyped``: "Ring" may be the start of "Ringstrasse"
-  /// as much as the word "Ring"), or without NAME STARTS: nothing then tells the names apart.
+  /// Whether a place's primary name starts with the whole token of `word`, the first typed
+  /// one, when the word starts names only as that token (``ResolvedToken/startsNamesWhole``),
+  /// given whether it starts the name (``startsName(_:with:terms:shared:)``): "rutti" starts
+  /// the area "Rütti", not the street "Rüttistrasse", whose first word's token is
+  /// "ruttistrasse". True when the word starts names by its prefix ("Ring" may be the start of
+  /// "Ringstrasse" as much as the word "Ring"), or without NAME STARTS: nothing then tells the
+  /// names apart.
   @inline(__always)
-  func typedAsNamed(
-    _ rank: Int, first word: ResolvedToken, terms: PlaceTermRefs, shared: SharedTermLists
-  ) -> Bool {
-    guard word.exact != nil || word.wholeInAnotherShard, !word.beingTyped,
-      let position = nameStarts?[rank]
-    else {
-      return true
-    }
-    return terms.nameToken(at: position, shared: shared).map { $0 == word.exact } ?? false
+  func typedAsNamed(_ word: ResolvedToken, startsName: Bool) -> Bool {
+    !word.startsNamesWhole || nameStarts == nil || startsName
   }
 
   /// Whether the primary name of the place whose tokens are `terms` (at `rank`) starts with a
@@ -188,9 +181,7 @@ extension LoadedIndex {
     guard let position = nameStarts?[rank],
       let token = terms.nameToken(at: position, shared: shared)
     else { return false }
-    if (word.exact != nil || word.wholeInAnotherShard) && !word.beingTyped {
-      return token == word.exact
-    }
+    if word.startsNamesWhole { return token == word.exact }
     return word.range.contains(token) || word.typos.contains(token)
   }
 }

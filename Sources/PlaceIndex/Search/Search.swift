@@ -49,26 +49,17 @@ extension LoadedIndex {
     context.regionLookup = regionLookup
     context.filterAfter = filterAfter
     context.wordKeys = keys
-    var found: [ScoredPlace] = []
+    var shards = ShardFinds(indexes, limit: limit)
     for (s, bound, geo) in try searchOrder(indexes, resolved, context: context)
     where !resolved[s].contains(where: \.isEmpty) {
-      let (index, words) = (indexes[s], resolved[s])
+      let words = resolved[s]
       // Shards in order of their best possible score: one that cannot reach the places kept
       // is skipped, and so are all after it.
-      if found.count >= limit, bound < found[limit - 1].score { break }
-      var (best, shardContext) = try shardPass(
-        index, geo: geo, after: found, indexes, limit: limit, context: context)
+      if let floor = shards.floor, bound < floor.place.score { break }
       let driver = words.indices.min { words[$0].cost < words[$1].cost }!
-      try index.located { () throws(IndexFormatError) in
-        try index.collect(
-          words, drivers: [driver], missing: 0, context: shardContext, into: &best)
-      }
-      for var p in best.places {
-        p.shard = s
-        found.append(p)
-      }
-      if indexes.count > 1 { found = try merged(found, indexes, limit: limit) }
+      try shards.search(s, words, drivers: [driver], missing: 0, geo: geo, context: context)
     }
+    var found = shards.places
     let relaxedPass = found.isEmpty && plan.tokens.count >= 2
     if relaxedPass {
       found = try relaxed(indexes, resolved, context: context, limit: limit)
@@ -99,28 +90,6 @@ extension LoadedIndex {
       order.append((s, extent.bestScore(resolved[s], geo: geo), geo))
     }
     return order.sorted { $0.best > $1.best || ($0.best == $1.best && $0.shard < $1.shard) }
-  }
-
-  /// What shard `index` is searched with after the shards' places `found` (kept merged): its
-  /// kept places, none below the limit-th found (the floor) nor tied with it and after it in
-  /// the order of ties (``TopPlaces/floorRank``); and `context` with the most geo score of
-  /// its places (`geo`, ``SearchContext/shardGeo``). One index searches with neither.
-  private static func shardPass(
-    _ index: LoadedIndex, geo: Double, after found: [ScoredPlace], _ indexes: [LoadedIndex],
-    limit: Int, context: SearchContext
-  ) throws(IndexFormatError) -> (TopPlaces, SearchContext) {
-    var best = TopPlaces(limit: limit)
-    var shardContext = context
-    guard indexes.count > 1 else { return (best, shardContext) }
-    shardContext.shardGeo = geo
-    if found.count >= limit {
-      let floor = found[limit - 1]
-      best.floor = floor.score
-      best.floorRank = try index.located { () throws(IndexFormatError) in
-        try index.firstRankAfter(try tieKey(floor, indexes))
-      }
-    }
-    return (best, shardContext)
   }
 
   /// A one-word query still being typed, shorter than ``Ranking/startsNamesBelowLetters``,
@@ -267,36 +236,14 @@ extension LoadedIndex {
       else { return [] }
       drivers = Array(order.prefix(2))
     }
-    var found: [ScoredPlace] = []
+    var shards = ShardFinds(indexes, limit: limit)
     for (s, index) in indexes.enumerated() {
       // As in the first pass.
       let geo = indexes.count > 1 ? try index.extent.bestGeo(context) : .infinity
-      var (best, shardContext) = try shardPass(
-        index, geo: geo, after: found, indexes, limit: limit, context: relaxedContext)
-      try index.located { () throws(IndexFormatError) in
-        try index.collect(
-          words[s], drivers: drivers, missing: 1, context: shardContext, into: &best)
-      }
-      for var p in best.places {
-        p.missing = 1
-        p.shard = s
-        found.append(p)
-      }
-      if indexes.count > 1 { found = try merged(found, indexes, limit: limit) }
+      try shards.search(
+        s, words[s], drivers: drivers, missing: 1, geo: geo, context: relaxedContext)
     }
-    return found
-  }
-
-  /// Where place `p` of `indexes` stands among ties: its importance, element kind and id, the
-  /// order one index ranks places in (from PLACE IDS alone: no record is decoded).
-  private static func tieKey(_ p: ScoredPlace, _ indexes: [LoadedIndex]) throws(IndexFormatError)
-    -> TieKey
-  {
-    let index = indexes[p.shard]
-    let e = try index.located { () throws(IndexFormatError) in
-      try index.places.ids.element(p.rank)
-    }
-    return TieKey(importance: p.importance, kind: e.kind, id: e.id)
+    return shards.places
   }
 
   /// The first rank of this index whose place comes after `key` in the order of ties (its
@@ -312,20 +259,6 @@ extension LoadedIndex {
       if key < here { hi = mid } else { lo = mid + 1 }
     }
     return lo
-  }
-
-  /// The best `limit` of the shards' places: by score, then as one index ranks places (most
-  /// important first, then by element kind and id), which each shard's own rank order keeps.
-  private static func merged(_ found: [ScoredPlace], _ indexes: [LoadedIndex], limit: Int)
-    throws(IndexFormatError) -> [ScoredPlace]
-  {
-    let keys = try found.map { (p) throws(IndexFormatError) in try tieKey(p, indexes) }
-    let order = found.indices.sorted { a, b in
-      if found[a].score != found[b].score { return found[a].score > found[b].score }
-      if keys[a] != keys[b] { return keys[a] < keys[b] }
-      return found[a].shard < found[b].shard
-    }
-    return order.prefix(limit).map { found[$0] }
   }
 
   /// `body`, with a format error naming this index's file.
@@ -377,6 +310,75 @@ extension LoadedIndex {
     for id in out.typos { out.cost += try postings.length(id) }
     out.infixOnly = !out.typos.isEmpty
     return out
+  }
+}
+
+/// The places the shards of one search found, searched one after the other: after each
+/// shard, the best `limit` of all, by score, then as one index ranks places (most important
+/// first, then by element kind and id, which each shard's own rank order keeps), each with its
+/// tie key, looked up once (PLACE IDS alone: no record is decoded). The limit-th is the floor
+/// of every later shard. One index keeps its own places as found.
+struct ShardFinds {
+  let indexes: [LoadedIndex]
+  let limit: Int
+  /// The places, best first; with several shards, at most `limit`.
+  private(set) var places: [ScoredPlace] = []
+  /// Each place's tie key, with several shards.
+  private var keys: [TieKey] = []
+
+  init(_ indexes: [LoadedIndex], limit: Int) {
+    self.indexes = indexes
+    self.limit = limit
+  }
+
+  /// The limit-th place and its tie key, once that many were found over several shards.
+  var floor: (place: ScoredPlace, key: TieKey)? {
+    indexes.count > 1 && places.count >= limit ? (places[limit - 1], keys[limit - 1]) : nil
+  }
+
+  /// Searches shard `s` for `words` (places missing exactly `missing` of them) and merges its
+  /// places in: with several shards, its kept places are none below the floor nor tied with
+  /// it and after it in the order of ties (``TopPlaces/floorRank``), and each place's nearness
+  /// is at most `geo`, the most its places can earn (``SearchContext/shardGeo``).
+  mutating func search(
+    _ s: Int, _ words: [ResolvedToken], drivers: [Int], missing: Int, geo: Double,
+    context: SearchContext
+  ) throws(IndexFormatError) {
+    let index = indexes[s]
+    var best = TopPlaces(limit: limit)
+    var shardContext = context
+    if indexes.count > 1 {
+      shardContext.shardGeo = geo
+      if let floor {
+        best.floor = floor.place.score
+        best.floorRank = try index.located { () throws(IndexFormatError) in
+          try index.firstRankAfter(floor.key)
+        }
+      }
+    }
+    try index.located { () throws(IndexFormatError) in
+      try index.collect(
+        words, drivers: drivers, missing: missing, context: shardContext, into: &best)
+    }
+    for var p in best.places {
+      p.missing = missing
+      p.shard = s
+      places.append(p)
+      if indexes.count > 1 {
+        let e = try index.located { () throws(IndexFormatError) in
+          try index.places.ids.element(p.rank)
+        }
+        keys.append(TieKey(importance: p.importance, kind: e.kind, id: e.id))
+      }
+    }
+    guard indexes.count > 1 else { return }
+    let order = places.indices.sorted { a, b in
+      if places[a].score != places[b].score { return places[a].score > places[b].score }
+      if keys[a] != keys[b] { return keys[a] < keys[b] }
+      return places[a].shard < places[b].shard
+    }.prefix(limit)
+    places = order.map { places[$0] }
+    keys = order.map { keys[$0] }
   }
 }
 
