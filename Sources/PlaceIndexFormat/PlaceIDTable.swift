@@ -1,6 +1,7 @@
 // PLACE IDS section layout: every place's element key kind × idLimit + osmID (kind 0 node, 1
-// way, 2 relation), in rank order, as one Elias–Fano sequence. Places of equal importance are
-// ranked by kind, then id, that is by key, so the keys in rank order fall into a few
+// way, 2 relation, 3 a postcode derived from addresses, since 8.0), in rank order, as one
+// Elias–Fano sequence. Places of equal importance are ranked by kind, then id, that is by
+// key, so the keys in rank order fall into a few
 // increasing runs (67 for the 8,520 places of the largest extract); a new run starts wherever
 // a key is not greater than the one before. Place i, in run r_i, has the high part
 // h_i = r_i × span + (key_i >> L) and the low part key_i & (2^L - 1); the pairs (h_i, low_i)
@@ -27,7 +28,9 @@ package struct PlaceIDTable: @unchecked Sendable {
   static let sampleEvery = 64
   /// Size of the header before the samples.
   static let headerSize = 32
-  /// The largest id limit: keys of three kinds stay below 2^62.
+  /// The kinds a key may have: node, way, relation, postcode (``PlaceID/Kind``).
+  static let kinds: UInt64 = 4
+  /// The largest id limit: keys of the four kinds stay below 2^62.
   static let maximumIDLimit: UInt64 = 1 << 60
   /// The widest low part: a packed field of up to 56 bits is read in one 64-bit word.
   static let maximumLowBits = 56
@@ -116,15 +119,15 @@ package struct PlaceIDTable: @unchecked Sendable {
     UInt64(h % span) << UInt64(lowBits) | low
   }
 
-  /// The OSM kind (0 node, 1 way, 2 relation) and id of place `index`.
+  /// The kind (0 node, 1 way, 2 relation, 3 postcode) and id of place `index`.
   package func element(_ index: Int) throws(IndexFormatError) -> (kind: UInt8, id: Int64) {
     guard index >= 0, index < count else {
       throw reader.fault("place \(index) of \(count)", at: 0)
     }
     let key = key(high: try high(index), low: try low(index))
-    guard key / idLimit < 3 else {
+    guard key / idLimit < Self.kinds else {
       throw reader.fault(
-        "place \(index): element kind \(key / idLimit) is not 0, 1 or 2", at: lowStart)
+        "place \(index): element kind \(key / idLimit) is not 0, 1, 2 or 3", at: lowStart)
     }
     return (UInt8(key / idLimit), Int64(key % idLimit))
   }
@@ -149,7 +152,7 @@ package struct PlaceIDTable: @unchecked Sendable {
   /// first pair at least the target's, then over that block's places. The targets grow from
   /// run to run, so each search starts at the block the one before found.
   package func placeIndex(kind: UInt8, id: Int64) throws(IndexFormatError) -> Int? {
-    guard id >= 0, UInt64(id) < idLimit, kind < 3, count > 0 else { return nil }
+    guard id >= 0, UInt64(id) < idLimit, UInt64(kind) < Self.kinds, count > 0 else { return nil }
     let key = UInt64(kind) * idLimit + UInt64(id)
     let keyHigh = key >> UInt64(lowBits)
     guard keyHigh < UInt64(span) else { return nil }
@@ -190,7 +193,7 @@ package struct PlaceIDTable: @unchecked Sendable {
 
   /// Checks that the high bits hold exactly `count` set bits, that the samples point at
   /// theirs, that the (high, low) pairs strictly increase within `runs` runs, that every kind
-  /// is 0, 1 or 2, and that no key is given twice.
+  /// is 0, 1, 2 or 3, and that no key is given twice.
   package func verify() throws(IndexFormatError) {
     var i = 0
     var previous: (Int, UInt64)? = nil
@@ -221,9 +224,9 @@ package struct PlaceIDTable: @unchecked Sendable {
           throw reader.fault("place \(i) lies in run \(h / span) of \(runs)", at: highStart)
         }
         let key = key(high: h, low: low)
-        guard key / idLimit < 3 else {
+        guard key / idLimit < Self.kinds else {
           throw reader.fault(
-            "place \(i): element kind \(key / idLimit) is not 0, 1 or 2", at: lowStart)
+            "place \(i): element kind \(key / idLimit) is not 0, 1, 2 or 3", at: lowStart)
         }
         keys.append(key)
         previous = (h, low)

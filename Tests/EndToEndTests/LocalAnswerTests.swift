@@ -50,6 +50,25 @@ struct LocalAnswerTests {
       separator: " | ")
   }
 
+  /// A postcode typed whole is the postcode (derived from the addresses that carry it: no
+  /// element maps it), then the places in it; its digits' prefix shows the postcodes first.
+  @Test(arguments: [
+    ("00100", "Helsinki, Finland"), ("21224", "MD, USA"), ("9490", "Vaduz, Liechtenstein"),
+  ])
+  func aPostcodeComesFirstForItsCode(code: String, secondary: String) throws {
+    let index = code == "00100" ? helsinki : code == "21224" ? baltimore : liechtenstein
+    let s = try top(index, code)
+    let first = try #require(s.first, "nothing for \(code)")
+    #expect(first.types.first == "postal_code" && first.placeID.hasPrefix("P"), "\(listing(s))")
+    #expect(first.primaryText.text == code && first.secondaryText.text.hasSuffix(secondary))
+    // The places after it carry the code in their address: none is another postcode.
+    #expect(s.dropFirst().allSatisfy { $0.types.first != "postal_code" }, "\(listing(s))")
+    #expect(s.dropFirst().allSatisfy { $0.secondaryText.text.contains(code) }, "\(listing(s))")
+    let prefix = try top(index, String(code.dropLast(2)))
+    #expect(prefix.first?.types.first == "postal_code", "\(listing(prefix))")
+    #expect(prefix.contains { $0.placeID == first.placeID }, "\(listing(prefix))")
+  }
+
   @Test func aStreetComesBeforeTheTramStopNamedAfterIt() throws {
     // Kaisaniemenkatu: the street (W17000361) first; its tram stop (N177934965, mapped twice)
     // after it, if shown.

@@ -238,7 +238,7 @@ struct PlusCodeSuggestionTests {
     for bad in ["GLOBAL_CODE:", "GLOBAL_CODE:8V+X2", "GLOBAL_CODE:9GG60000+", "GLOBAL_CODE:hello"] {
       #expect(
         throws: PlacesError.invalidArgument(
-          "'\(bad)' is not a place ID (expected N, W or R and digits)")
+          "'\(bad)' is not a place ID (expected N, W, R or P and digits)")
       ) {
         try client.fetchPlace(with: FetchPlaceRequest(placeID: bad, placeProperties: [.placeID]))
           as Place

@@ -58,8 +58,8 @@ func open(_ content: IndexContent, path: String = "tiny.placeidx") throws -> Ind
   @Test func headerBytesMatchTheDocumentedLayout() throws {
     let b = tinyImage()
     #expect(Array(b[0..<8]) == [0x89, 0x50, 0x4C, 0x49, 0x44, 0x58, 0x0D, 0x0A])
-    #expect(b[8] == 7 && b[9] == 0)  // major 7, little-endian
-    #expect(b[10] == 3 && b[11] == 0)  // minor 3
+    #expect(b[8] == 8 && b[9] == 0)  // major 8, little-endian
+    #expect(b[10] == 0 && b[11] == 0)  // minor 0
     let length = b[16..<24].enumerated().reduce(UInt64(0)) {
       $0 | UInt64($1.element) << (8 * UInt64($1.offset))
     }
@@ -172,6 +172,34 @@ func open(_ content: IndexContent, path: String = "tiny.placeidx") throws -> Ind
     #expect(try ids.element(2) == (0, 77) && ids.placeIndex(kind: 1, id: 4444) == 1)
   }
 
+  /// A derived postcode's key is kind 3 (format 8.0): ids 5 (node), 5 (way) and 9 (postcode)
+  /// with an id limit of 10 are keys 5, 15 and 39; each reads back with its kind, is found by
+  /// kind and id, and verifies. A key of kind 4 (id limit 10, key 40 and more) is a fault.
+  @Test func postcodeKeysAreKindThree() throws {
+    func place(_ kind: UInt8, _ id: Int64) -> PlaceRecord {
+      PlaceRecord(
+        osmKind: kind, osmID: id, latitudeE7: 0, longitudeE7: 0, importance: 0, typeList: 0,
+        primaryText: "p", secondaryParts: [], countryCode: "", names: [], components: [])
+    }
+    let places = [place(0, 5), place(1, 5), place(PlaceID.Kind.postcode.rawValue, 9)]
+    let mapped = MappedBytes(copying: PlaceIDTableWriter.serialize(places))
+    let ids = try PlaceIDTable(mapped.buffer, fileOffset: 0, placeCount: 3)
+    try ids.verify()
+    #expect(try ids.element(2) == (3, 9) && ids.placeIndex(kind: 3, id: 9) == 2)
+    #expect(try ids.placeIndex(kind: 3, id: 5) == nil && ids.placeIndex(kind: 4, id: 9) == nil)
+    #expect(PlaceRecord.placeID(kind: 3, id: 9) == "P9" && PlaceID("P9")?.kind == .postcode)
+    // Key 39 + 10 = 49 (the id limit at offset 16 is 10): kind 4.
+    var b = PlaceIDTableWriter.serialize([place(0, 5), place(1, 5), place(3, 9)])
+    let limit = b[16..<24].enumerated().reduce(UInt64(0)) {
+      $0 | UInt64($1.element) << (8 * $1.offset)
+    }
+    #expect(limit == 10)
+    b[16] = 9  // id limit 9: key 39 is kind 4, id 3
+    let bad = MappedBytes(copying: b)
+    let wrong = try PlaceIDTable(bad.buffer, fileOffset: 0, placeCount: 3)
+    #expect { try wrong.verify() } throws: { "\($0)".contains("element kind 4") }
+  }
+
   /// Each fault of the PLACE IDS layout above, made in the tiny image's section, is named by
   /// verify.
   @Test(arguments: [
@@ -238,7 +266,7 @@ func open(_ content: IndexContent, path: String = "tiny.placeidx") throws -> Ind
     b[8] = 3
     #expect(
       throws: IndexFormatError.unsupportedVersion(
-        path: "tiny.placeidx", expected: 7, got: 3, gotMinor: IndexLayout.minorVersion)
+        path: "tiny.placeidx", expected: 8, got: 3, gotMinor: IndexLayout.minorVersion)
     ) {
       try open(b)
     }

@@ -134,7 +134,7 @@ func places(_ s: [AutocompleteSuggestion]) -> [AutocompletePlaceSuggestion] {
     }
     #expect(
       throws: PlacesError.invalidArgument(
-        "'X12' is not a place ID (expected N, W or R and digits)")
+        "'X12' is not a place ID (expected N, W, R or P and digits)")
     ) {
       try c.fetchPlace(with: FetchPlaceRequest(placeID: "X12", placeProperties: [.displayName]))
     }

@@ -132,7 +132,9 @@ enum Replay {
           + "   \(f(r.ours)) · \(f(r.peer)) · \(f(r.tantivy))")
     }
     if o.behind > 0 {
-      print("behind the Tantivy peer (characters to the top 5, then top-1 at full text): \(behind.count)")
+      print(
+        "behind the Tantivy peer (characters to the top 5, then top-1 at full text): \(behind.count)"
+      )
       for m in behind.sorted(by: { $0.delta > $1.delta }).prefix(o.behind) { print("  \(m.line)") }
     }
     guard o.diff > 0 else { return }

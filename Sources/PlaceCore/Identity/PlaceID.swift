@@ -1,12 +1,16 @@
 /// A place ID: the OSM element's kind letter and its decimal id ("N240109189", "W4444",
-/// "R1155956"). The one home of that syntax: the builder names elements with it, the index
-/// stores the kind and id it stands for (PLACE IDS), and the reader parses what a request gives.
+/// "R1155956"), or for a postcode the builder derives from the addresses that carry it, "P" and
+/// a number from its country and code (``postcodeID(country:code:)``, "P1932817465"). The one
+/// home of that syntax: the builder names places with it, the index stores the kind and id it
+/// stands for (PLACE IDS), and the reader parses what a request gives.
 package struct PlaceID: Hashable, Sendable, CustomStringConvertible {
-  /// The kind of OSM element, numbered as the index stores it.
+  /// The kind of OSM element, or a derived postcode, numbered as the index stores it.
   package enum Kind: UInt8, Sendable, CaseIterable {
     case node = 0
     case way = 1
     case relation = 2
+    /// A postcode derived from the addresses that carry it, no OSM element (format 8.0).
+    case postcode = 3
 
     /// The letter of the kind in a place ID.
     package var letter: Character {
@@ -14,6 +18,7 @@ package struct PlaceID: Hashable, Sendable, CustomStringConvertible {
       case .node: "N"
       case .way: "W"
       case .relation: "R"
+      case .postcode: "P"
       }
     }
   }
@@ -29,7 +34,7 @@ package struct PlaceID: Hashable, Sendable, CustomStringConvertible {
     self.id = id
   }
 
-  /// The ID of element kind `raw` (0 node, 1 way, 2 relation), or nil for another number.
+  /// The ID of kind `raw` (0 node, 1 way, 2 relation, 3 postcode), or nil for another number.
   package init?(kind raw: UInt8, id: Int64) {
     guard let kind = Kind(rawValue: raw) else { return nil }
     self.init(kind: kind, id: id)
@@ -49,4 +54,16 @@ package struct PlaceID: Hashable, Sendable, CustomStringConvertible {
   }
 
   package var description: String { String(kind.letter) + String(id) }
+
+  /// The ids a derived postcode's ID draws from: below 2^32, so that an extract whose
+  /// elements have ids of 32 bits or more (every recent one) needs no wider PLACE IDS keys.
+  package static let postcodeIDs: Int64 = 1 << 32
+
+  /// The id of the postcode `code` (its letters and digits, upper case) in `country` (ISO
+  /// 3166-1 alpha-2, or ""), before collisions: FNV-1a 64 of "CC|CODE" below
+  /// ``postcodeIDs``, the same in every build. The builder takes the next free id, in the order
+  /// of country and code, when two postcodes draw the same one.
+  package static func postcodeID(country: String, code: String) -> Int64 {
+    Int64(fnv1a64(country.uppercased() + "|" + code) % UInt64(postcodeIDs))
+  }
 }

@@ -18,7 +18,7 @@ extension PlacesClient {
     }
     guard let (kind, id) = PlacesClient.parsePlaceID(request.placeID) else {
       throw .invalidArgument(
-        "'\(request.placeID)' is not a place ID (expected N, W or R and digits)")
+        "'\(request.placeID)' is not a place ID (expected N, W, R or P and digits)")
     }
     for index in indexes {
       let found: (rank: Int, entry: PlaceEntry)?

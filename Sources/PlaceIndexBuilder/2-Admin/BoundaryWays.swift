@@ -54,6 +54,9 @@ enum CountrySource: Int, CaseIterable, Sendable, Comparable {
   case postcode
   /// Every place within about 15 km that carries an `addr:country` carries the same one.
   case region
+  /// A derived postcode's (``PostcodeAreas``): the country of the places that carry it. Not
+  /// one the admin stage tries.
+  case itsPlaces
 
   static func < (a: CountrySource, b: CountrySource) -> Bool { a.rawValue < b.rawValue }
 
@@ -67,6 +70,7 @@ enum CountrySource: Int, CaseIterable, Sendable, Comparable {
     case .neighbours: "neighbours' addr:country"
     case .postcode: "postcode format"
     case .region: "region's addr:country"
+    case .itsPlaces: "postcode's places"
     }
   }
 }

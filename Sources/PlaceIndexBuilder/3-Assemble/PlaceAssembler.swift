@@ -43,6 +43,8 @@ struct PlaceAssembler {
     /// once).
     var countrySources: [CountrySource: Int] = [:]
     var unmappedCombinations: [String: Int] = [:]
+    /// The postcodes derived as places of their own (``PostcodeAreas``), among ``places``.
+    var postcodes = PostcodeAreas.Counts()
   }
 
   /// Assembles the places of `elements` into `store` (packed, on disk: the build keeps no
@@ -61,6 +63,8 @@ struct PlaceAssembler {
     var translations = Translations()
     for a in resolver.areas { translations.add(a.tags) }
     var shown = Translations.Shown()
+    // The places' postcodes, tallied by area, to become places of their own at the end.
+    var postcodes = PostcodeAreas()
     for e in elements {
       let tags = e.tags.dictionary
       translations.add(tags)
@@ -101,7 +105,26 @@ struct PlaceAssembler {
       }
       shown.add(p)
       try store.append(place)
+      postcodes.add(place, countries: countries)
     }
+    let derived = postcodes.places { id, country, spelling, locality, n, lat, lon, viewport in
+      postcodePlace(
+        id: id, country: country, spelling: spelling, locality: locality, places: n,
+        latitudeE7: lat, longitudeE7: lon, viewport: viewport, terms: &terms)
+    }
+    for place in derived {
+      counts.places += 1
+      if !place.record.countryCode.isEmpty {
+        counts.withCountry += 1
+        counts.countrySources[.itsPlaces, default: 0] += 1
+      }
+      if place.record.components.contains(where: { $0.kind == .locality }) {
+        counts.withLocality += 1
+      }
+      shown.add(place.record)
+      try store.append(place)
+    }
+    counts.postcodes = postcodes.counts
     try store.finish()
     streets.patch(store)
     return (counts, translations.entries(for: shown, countries: countries))

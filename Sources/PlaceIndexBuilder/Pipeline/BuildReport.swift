@@ -55,6 +55,7 @@ public struct BuildReport: Sendable {
       "missing   \(collect.missingNodeRefs) node refs in ways, \(collect.missingNodeMembers) node / \(collect.missingWayMembers) way / \(collect.missingRelationMembers) relation members; \(collect.waysWithoutGeometry) ways without geometry; \(collect.negativeIDs) negative ids",
       "duplicate \(collect.duplicateNodes) node, \(collect.duplicateWays) way, \(collect.duplicateRelations) relation ids (the later element kept)",
       "places    \(places) (\(assemble.routesMerged) street ways merged into routes, \(assemble.streetPartsSkipped) sidewalks and crossings left out, \(assemble.unmapped) named places without a mapped type)",
+      "postcodes \(assemble.postcodes.derived) derived from the places that carry them (\(assemble.postcodes.malformed) codes that are no postcode of their country, \(assemble.postcodes.tooFew) areas of one place left out)",
       "admin     \(adminAreas) boundary areas; country \(pct(assemble.withCountry)), locality \(pct(assemble.withLocality)), full address \(pct(assemble.withFullAddress))",
       "countries "
         + CountrySource.allCases.map { "\($0.label) \(assemble.countrySources[$0] ?? 0)" }

@@ -36,6 +36,8 @@ import Foundation
 /// - **wiki** (0...5 000): 3 000 for a `wikidata` tag, plus 2 000 for a `wikipedia` or
 ///   `wikipedia:xx` tag.
 /// - **names** (0...4 000): 100 for every `name:xx` tag (names in other languages), at most 40.
+/// - **places** (0...2 000), for a postcode derived from the places that carry it, in place
+///   of a population: ``postcodePlacesWeight(_:)``.
 /// - **house number** (0...400), for a bare address (premise, street_address, subpremise)
 ///   only: lower numbers weigh more (``houseNumberWeight(_:)``), less than the step between
 ///   those types, so that a street's addresses of one kind come in the order of their numbers.
@@ -95,6 +97,15 @@ public enum Importance {
       weight += 2_000
     }
     return weight
+  }
+
+  /// The weight of a derived postcode's places (``PostcodeAreas``), in the place of a
+  /// population: 500 × log10(places), at most 2 000 (10 000 places), so that of the
+  /// postcodes a prefix of digits starts the busier come first ("94": Vaduz's 9490 before
+  /// Planken's 9498). A postcode has at least two places: 150.
+  public static func postcodePlacesWeight(_ places: Int) -> Int {
+    guard places > 1 else { return 0 }
+    return min(2_000, Int((500 * log10(Double(places))).rounded()))
   }
 
   /// The weight of names in other languages (`name:xx` tags).
