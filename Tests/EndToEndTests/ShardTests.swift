@@ -63,6 +63,8 @@ struct ShardTests {
       ("Co Li", Coordinate(latitude: 47.14, longitude: 9.52)), ("Sankt Flor", nil),
       // Addresses typed whole: the places there are looked for over all shards at once.
       ("Bergstrasse 1", nil), ("Landstrasse 8", Coordinate(latitude: 47.1, longitude: 9.5)),
+      // Postcodes, derived in each shard from its own places: the same places and IDs.
+      ("9490", nil), ("36067", Coordinate(latitude: 32.46, longitude: -86.46)),
     ]
     for _ in 0..<80 {
       let rank = Int(random.next() % UInt64(index.placeCount))

@@ -59,9 +59,11 @@ import Testing
     let client = try PlacesClient(indexPaths: [index.path])
     let found = try Self.postcodes(client, "67433")
     #expect(found.map(\.primaryText.text) == ["67433", "67433"])
-    // One per town: the IDs from the country and code, the second the next free one.
-    let first = PlaceID.postcodeID(country: "DE", code: "67433")
-    #expect(Set(found.map(\.placeID)) == ["P\(first)", "P\(first + 1)"])
+    // One per town, each ID from the country, the code and the degree of its centre.
+    let ids = [(490_100_000, 80_100_000), (500_020_000, 100_020_000)].map { lat, lon in
+      "P\(PlaceID.postcodeID(country: "DE", code: "67433", latitudeE7: Int32(lat), longitudeE7: Int32(lon)))"
+    }
+    #expect(Set(found.map(\.placeID)) == Set(ids) && ids[0] != ids[1])
     let neustadt = try #require(found.first { $0.secondaryText.text.contains("Neustadt") })
     #expect(found.contains { $0.secondaryText.text.contains("Altdorf") })
     let place = try client.fetchPlace(
@@ -102,10 +104,18 @@ import Testing
   }
 
   @Test func theIDIsTheSameInEveryBuildAndBelowTheLimit() {
-    let a = PlaceID.postcodeID(country: "fi", code: "00100")
-    #expect(a == PlaceID.postcodeID(country: "FI", code: "00100"))
-    #expect(a != PlaceID.postcodeID(country: "FI", code: "00120"))
-    #expect(a != PlaceID.postcodeID(country: "SE", code: "00100"))
+    func id(_ country: String, _ code: String, _ lat: Int32, _ lon: Int32) -> Int64 {
+      PlaceID.postcodeID(country: country, code: code, latitudeE7: lat, longitudeE7: lon)
+    }
+    let a = id("fi", "00100", 601_690_460, 249_406_802)
+    // Anywhere in the same degree, in either case of the country code.
+    #expect(a == id("FI", "00100", 600_000_000, 249_999_999))
+    #expect(a != id("FI", "00100", 610_000_000, 249_406_802))
+    #expect(a != id("FI", "00120", 601_690_460, 249_406_802))
+    #expect(a != id("SE", "00100", 601_690_460, 249_406_802))
+    // Degrees round down: -0.5 is in degree -1, not 0.
+    #expect(id("US", "1", -5_000_000, 0) == id("US", "1", -10_000_000, 0))
+    #expect(id("US", "1", -5_000_000, 0) != id("US", "1", 5_000_000, 0))
     #expect((0..<PlaceID.postcodeIDs).contains(a))
     #expect(PostcodeAreas.compact("sw1a 1aa") == "SW1A1AA")
   }

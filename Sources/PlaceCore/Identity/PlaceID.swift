@@ -1,6 +1,7 @@
 /// A place ID: the OSM element's kind letter and its decimal id ("N240109189", "W4444",
 /// "R1155956"), or for a postcode the builder derives from the addresses that carry it, "P" and
-/// a number from its country and code (``postcodeID(country:code:)``, "P1932817465"). The one
+/// a number from its country, code and whereabouts (``postcodeID(country:code:latitudeE7:longitudeE7:)``,
+/// "P1932817465"). The one
 /// home of that syntax: the builder names places with it, the index stores the kind and id it
 /// stands for (PLACE IDS), and the reader parses what a request gives.
 package struct PlaceID: Hashable, Sendable, CustomStringConvertible {
@@ -60,10 +61,17 @@ package struct PlaceID: Hashable, Sendable, CustomStringConvertible {
   package static let postcodeIDs: Int64 = 1 << 32
 
   /// The id of the postcode `code` (its letters and digits, upper case) in `country` (ISO
-  /// 3166-1 alpha-2, or ""), before collisions: FNV-1a 64 of "CC|CODE" below
-  /// ``postcodeIDs``, the same in every build. The builder takes the next free id, in the order
-  /// of country and code, when two postcodes draw the same one.
-  package static func postcodeID(country: String, code: String) -> Int64 {
-    Int64(fnv1a64(country.uppercased() + "|" + code) % UInt64(postcodeIDs))
+  /// 3166-1 alpha-2, or ""), whose area's centre lies at `latitudeE7`, `longitudeE7` (1e-7
+  /// degrees), before collisions: FNV-1a 64 of "CC|CODE|LAT|LON" below ``postcodeIDs``, LAT
+  /// and LON the whole degrees of the centre (rounded down). So the same postcode has the
+  /// same ID in every build unless its centre moves into another degree, and the areas of one
+  /// code in two shards of a region (two towns) have two IDs. The builder takes the next free
+  /// id, in the order of country, code and area, when two areas draw the same one.
+  package static func postcodeID(
+    country: String, code: String, latitudeE7: Int32, longitudeE7: Int32
+  ) -> Int64 {
+    func degree(_ e7: Int32) -> Int32 { e7 >= 0 ? e7 / 10_000_000 : (e7 + 1) / 10_000_000 - 1 }
+    let key = "\(country.uppercased())|\(code)|\(degree(latitudeE7))|\(degree(longitudeE7))"
+    return Int64(fnv1a64(key) % UInt64(postcodeIDs))
   }
 }

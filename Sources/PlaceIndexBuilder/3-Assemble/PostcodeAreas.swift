@@ -21,9 +21,11 @@ import PlaceIndexFormat
 /// format is not 2 to 10 letters and digits with at least one digit (spaces and hyphens
 /// between them), is left out ("00100; 00120").
 ///
-/// A derived postcode has the place ID "P" and ``PlaceID/postcodeID(country:code:)`` (kind 3
-/// in PLACE IDS, format 8.0): the same in every build, the next free id in the order of
-/// country, code and area when two draw the same.
+/// A derived postcode has the place ID "P" and
+/// ``PlaceID/postcodeID(country:code:latitudeE7:longitudeE7:)`` (kind 3 in PLACE IDS, format
+/// 8.0), from its country, code and the degree its centre lies in: the same in every build
+/// while the centre stays in that degree, the same in a shard as in one index over the
+/// region, and the next free id in the order of country, code and area when two draw the same.
 ///
 /// Memory: one tally per postcode and square, not per place (the places stay in the store).
 struct PostcodeAreas {
@@ -224,12 +226,13 @@ struct PostcodeAreas {
         counts.tooFew += 1
         continue
       }
-      var id = PlaceID.postcodeID(country: key.country, code: key.code)
-      while used.contains(id) { id = (id + 1) % PlaceID.postcodeIDs }
-      used.insert(id)
       let spelling = Self.mostCommon(tally.spellings)!
       let lat = Int32(tally.sumLat / Int64(tally.places))
       let lon = Int32(tally.sumLon / Int64(tally.places))
+      var id = PlaceID.postcodeID(
+        country: key.country, code: key.code, latitudeE7: lat, longitudeE7: lon)
+      while used.contains(id) { id = (id + 1) % PlaceID.postcodeIDs }
+      used.insert(id)
       if let place = make(
         id, key.country, spelling, Self.mostCommon(tally.localities), tally.places, lat, lon,
         tally.box)
