@@ -151,6 +151,15 @@ extension LoadedIndex {
         let rank = places[ringPosition]
         ringPosition += 1
         guard rank >= first && !seen.contains(rank) else { continue }
+        // A place whose own importance keeps it out with the best text any place earns is
+        // passed over before its tokens are read, for good (the floor only rises, its
+        // nearness only falls with the rings): the far rings hold the other towns' places.
+        let importance = try scorer.importance(of: rank)
+        if best.excludes(Ranking.score(text: scorer.maxText, importance: importance, geo: geoBound))
+        {
+          seen.insert(rank)
+          continue
+        }
         // Where the driving word lies in the place, from its tokens (TERMS).
         let hits = try scorer.hits(of: driver, at: rank)
         // A place without the word is in no ring's answer and no postings list: it is passed
@@ -163,10 +172,9 @@ extension LoadedIndex {
         guard name || (contexts && !hits.isDisjoint(with: Self.contextHits)) else { continue }
         seen.insert(rank)
         let text = scorer.textBound(name: name, exactName: !hits.isDisjoint(with: .exactInName))
-        if best.excludes(Ranking.score(text: text, importance: importanceBound, geo: geoBound)) {
+        if best.excludes(Ranking.score(text: text, importance: importance, geo: geoBound)) {
           continue
         }
-        let importance = try scorer.importance(of: rank)
         try scorer.score(
           rank, driverHits: hits, importance: importance, geoBound: geoBound, ordered: false,
           into: &best)
