@@ -109,6 +109,7 @@ extension LoadedIndex {
     }
     var ringIndex = 0
     var ring = try ringPlaces(0)
+    if ring == nil { scorer.skipToEveryWord() }
     var ringPosition = 0
     while true {
       // Every place not seen yet comes at or after the next one from the postings (the
@@ -186,6 +187,7 @@ extension LoadedIndex {
         ringIndex += 1
         ringPosition = 0
         ring = try ringPlaces(ringIndex)
+        if ring == nil { scorer.skipToEveryWord() }
       }
     }
   }

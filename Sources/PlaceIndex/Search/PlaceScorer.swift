@@ -77,7 +77,15 @@ struct PlaceScorer {
   /// alone. Reading from both ends, the postings take turns with the rings around the focus,
   /// which end the scan, and skipping ahead there costs more than it spares ("D 1" with an
   /// origin at 200x: 4.3 ms against 1.2 ms): only the filters that read names only skip.
-  private let skipsToEveryWord: Bool
+  private var skipsToEveryWord: Bool
+  /// From here on, a scan that reads from both ends skips to the places that every filter's
+  /// word lies in, as one in rank order does: once the rings around the focus are read or
+  /// given up, they can no longer end the scan, and only the postings are left ("Im Sand 19,
+  /// 9495 " with an origin at 200x read and scored the 16,984 places of "19*" one by one).
+  mutating func skipToEveryWord() {
+    skipsToEveryWord = missing == 0
+  }
+
   /// Whether the scan skips ahead by the filters at all (``nextCandidate(_:)``).
   private var intersects: Bool {
     skipsToEveryWord ? !filters.isEmpty : filters.contains { $0.namesOnly }
