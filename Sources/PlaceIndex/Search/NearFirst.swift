@@ -107,6 +107,10 @@ extension LoadedIndex {
       if let nearPlaces { return try nearPlaces.places(in: circle, limit: ringLimit, geo: geo) }
       return try placesNear(circle, limit: ringLimit, sorted: false)
     }
+    let tokens = scorer.wholeTokens
+    // Once set, the places whose names carry enough typed words whole: the only ones of the
+    // postings left that can enter.
+    var exactOnly: WholeWordNames? = nil
     var ringIndex = 0
     var ring = try ringPlaces(0)
     if ring == nil { scorer.skipToEveryWord() }
@@ -121,6 +125,35 @@ extension LoadedIndex {
         ranksFrom: next?.rank ?? .max)
       {
         return true
+      }
+      // Once no unseen place whose name lacks every typed word whole can enter, the postings
+      // skip to the places whose names carry enough of them.
+      if let from = next?.rank, !tokens.isEmpty {
+        if exactOnly == nil,
+          best.excludes(
+            Ranking.score(
+              text: scorer.maxTextOfPrefixes, importance: importanceBound, geo: geoBound),
+            ranksFrom: from)
+        {
+          let need = scorer.wholeWordsNeeded(
+            importance: importanceBound, geo: geoBound, best: best, ranksFrom: from)
+          guard
+            let names = try WholeWordNames(postings: postings, tokens: tokens, need: max(need, 1))
+          else { return true }
+          exactOnly = names
+        }
+        if exactOnly != nil {
+          guard let first = try exactOnly!.first(from: from) else { return true }
+          if first > from {
+            try candidates.skip(to: first)
+            if let r = try scorer.nextCandidate(&candidates) {
+              next = (r, candidates.mayMatchName, candidates.mayMatchExactName, candidates.hits)
+            } else {
+              next = nil
+            }
+            continue
+          }
+        }
       }
       // One place from the postings; when they end, every candidate was seen.
       guard let (rank, name, exactName, hits) = next else { return true }

@@ -288,6 +288,23 @@ struct PlaceScorer {
     return need
   }
 
+  /// ``wholeWordsNeeded(importance:geo:best:)`` for a search read from both ends, which has
+  /// seen places out of rank order: every unseen place ranks at or after `rank`.
+  mutating func wholeWordsNeeded(
+    importance: Double, geo: Double, best: TopPlaces, ranksFrom rank: Int
+  ) -> Int {
+    if wholeWordBounds == nil { wholeWordBounds = mostTextByWholeWords() }
+    guard let most = wholeWordBounds! else { return 1 }
+    var need = 0
+    while need < most.count,
+      best.excludes(
+        Ranking.score(text: most[need], importance: importance, geo: geo), ranksFrom: rank)
+    {
+      need += 1
+    }
+    return need
+  }
+
   /// Per count of typed words a name carries whole, the best text score over every choice of
   /// that many (each added in word order); nil past ``Ranking/wholeWordChoicesUpTo`` words.
   /// The same for every place: worked out once, on first use.
