@@ -513,6 +513,9 @@ struct SearchOracleTests {
       // Short whole words and numbers: past some importance only names that carry two of them
       // whole can enter (``WholeWordNames``).
       "k 12", "m 1 a", "e 3",
+      // The same read from both ends, and past the first narrowing: names that carry one of
+      // the words whole, then both.
+      "a 1", "s k", "k 2 a",
       // Addresses typed whole: the places at the address, whose names carry neither word,
       // earn a name's score (``LoadedIndex/collectWholeAddresses``).
       "Kaivokatu 1", "Mannerheimintie 5",

@@ -36,24 +36,8 @@ extension LoadedIndex {
     var lastImportance = Double.infinity
     let maxGeo = scorer.maxGeo
     var decodes = 0
-    // Once no later place whose primary name has more words than were typed can enter, those
-    // places are passed over from NAME WORDS alone, before anything else of them is read ("Im "
-    // at 200x: the streets "Im …" of 200 towns, none named "Im" alone, all of whose names the
-    // word covers half of).
+    var longNames = LongNames(typed: scorer.resolved.count, nameWords: nameWords)
     let typed = scorer.resolved.count
-    var longNamesOut = false
-    func passesOverLongName(_ rank: Int, importance: Double) -> Bool {
-      guard let nameWords, typed < NameWords.atLeast else { return false }
-      if !longNamesOut {
-        guard
-          best.excludesLater(
-            Ranking.score(text: scorer.maxTextOfLongNames, importance: importance, geo: maxGeo),
-            from: rank)
-        else { return false }
-        longNamesOut = true
-      }
-      return nameWords[rank] > typed
-    }
     // Once set, the places whose name carries enough typed words whole: the only candidates
     // left that can enter.
     var exactOnly: WholeWordNames? = nil
@@ -92,27 +76,9 @@ extension LoadedIndex {
         exactOnly = names
         return first == rank ? .read : first == nil ? .over : .skip
       }
-      var from = rank
-      while let r = try names.first(from: from) {
-        // A name place that some filter's word does not lie in is not scored: on to the
-        // first place from it that the filters agree on.
-        guard let agreed = try scorer.firstInFilters(from: r) else { break }
-        if agreed > r {
-          from = agreed
-          continue
-        }
-        from = r + 1
-        if passesOverLongName(r, importance: importance) { continue }
-        let importance = try scorer.importance(of: r)
-        if best.excludesLater(
-          Ranking.score(
-            text: try scorer.laterText(r, driverLast: candidates.lastExactName),
-            importance: importance, geo: maxGeo), from: r)
-        {
-          break
-        }
-        try scorer.score(r, importance: importance, geoBound: maxGeo, into: &best)
-      }
+      try collectWholeWordNames(
+        &names, from: rank, tokens: tokens, boundImportance: importance,
+        lastExactName: candidates.lastExactName, longNames: &longNames, &scorer, into: &best)
       return .over
     }
     // With full results: over when no place from `rank` on (text at most `laterText`,
@@ -157,7 +123,7 @@ extension LoadedIndex {
         case .skip: continue
         case .read: break
         }
-        if passesOverLongName(rank, importance: lastImportance) {
+        if longNames.passesOver(rank, importance: lastImportance, scorer, best) {
           // So is every later place whose name is as long: on to the next one whose name is
           // short enough, from NAME WORDS alone (none: no later place can enter).
           guard let short = nameWords?.values.firstAtMost(typed, from: rank + 1) else { return }
@@ -193,6 +159,92 @@ extension LoadedIndex {
       try scorer.score(
         rank, driverHits: candidates.hits, importance: importance, geoBound: maxGeo, into: &best)
     }
+  }
+
+  /// Scores the places from `rank` on whose names carry the typed words whole, from `names`
+  /// (the places that carry `names.need` of `tokens`), once only those can enter: every later
+  /// place has importance at most `boundImportance`. As the importance falls, a place may need
+  /// more words whole to enter ("N 1" at 200x: past the streets "1. N…weg", only names that
+  /// carry both "n" and "1" whole could, not the 28,000 that carry one of them): on from there
+  /// with the fewer names that do.
+  private func collectWholeWordNames(
+    _ names: inout WholeWordNames, from rank: Int, tokens: [Int], boundImportance: Double,
+    lastExactName: Int, longNames: inout LongNames, _ scorer: inout PlaceScorer,
+    into best: inout TopPlaces
+  ) throws(IndexFormatError) {
+    var from = rank
+    let maxGeo = scorer.maxGeo
+    // The best text of a place whose names carry as many words whole as these do: once it
+    // cannot enter, a place needs more.
+    var moreText = scorer.mostText(wholeWords: names.need)
+    while let r = try names.first(from: from) {
+      // A name place that some filter's word does not lie in is not scored: on to the
+      // first place from it that the filters agree on.
+      guard let agreed = try scorer.firstInFilters(from: r) else { break }
+      if agreed > r {
+        from = agreed
+        continue
+      }
+      from = r + 1
+      if longNames.passesOver(r, importance: boundImportance, scorer, best) { continue }
+      let importance = try scorer.importance(of: r)
+      if best.excludesLater(
+        Ranking.score(
+          text: try scorer.laterText(r, driverLast: lastExactName),
+          importance: importance, geo: maxGeo), from: r)
+      {
+        break
+      }
+      if let more = moreText,
+        best.excludesLater(Ranking.score(text: more, importance: importance, geo: maxGeo))
+      {
+        let need = scorer.wholeWordsNeeded(importance: importance, geo: maxGeo, best: best)
+        if need > names.need {
+          guard let narrower = try WholeWordNames(postings: postings, tokens: tokens, need: need)
+          else { break }
+          names = narrower
+          moreText = scorer.mostText(wholeWords: need)
+          from = r
+          continue
+        }
+        moreText = nil
+      }
+      try scorer.score(r, importance: importance, geoBound: maxGeo, into: &best)
+    }
+  }
+}
+
+/// Whether a place's primary name has more words than were typed, once no such place can
+/// enter: those places are then passed over from NAME WORDS alone, before anything else of
+/// them is read ("Im " at 200x: the streets "Im …" of 200 towns, none named "Im" alone, all of
+/// whose names the word covers half of).
+private struct LongNames {
+  let typed: Int
+  let nameWords: NameWords?
+  /// Whether no later place whose name is longer than typed can enter.
+  private var out = false
+
+  init(typed: Int, nameWords: NameWords?) {
+    self.typed = typed
+    self.nameWords = nameWords
+  }
+
+  /// Whether place `rank` of a scan in rank order, every later place having at most
+  /// `importance`, is passed over for its long name.
+  mutating func passesOver(
+    _ rank: Int, importance: Double, _ scorer: PlaceScorer, _ best: TopPlaces
+  ) -> Bool {
+    guard let nameWords, typed < NameWords.atLeast else { return false }
+    if !out {
+      guard
+        best.excludesLater(
+          Ranking.score(
+            text: scorer.maxTextOfLongNames, importance: importance, geo: scorer.maxGeo),
+          from: rank)
+      else { return false }
+      out = true
+    }
+    return nameWords[rank] > typed
   }
 }
 

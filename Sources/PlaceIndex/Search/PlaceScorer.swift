@@ -288,6 +288,14 @@ struct PlaceScorer {
     return need
   }
 
+  /// The best text score of a place whose names carry `count` typed words whole, once
+  /// ``wholeWordsNeeded(importance:geo:best:)`` was asked; nil before, or when no place can
+  /// carry that many.
+  func mostText(wholeWords count: Int) -> Double? {
+    guard let most = wholeWordBounds ?? nil, count < most.count else { return nil }
+    return most[count]
+  }
+
   /// ``wholeWordsNeeded(importance:geo:best:)`` for a search read from both ends, which has
   /// seen places out of rank order: every unseen place ranks at or after `rank`.
   mutating func wholeWordsNeeded(
