@@ -37,7 +37,6 @@ extension LoadedIndex {
     let maxGeo = scorer.maxGeo
     var decodes = 0
     var longNames = LongNames(typed: scorer.resolved.count, nameWords: nameWords)
-    let typed = scorer.resolved.count
     // Once set, the places whose name carries enough typed words whole: the only candidates
     // left that can enter.
     var exactOnly: WholeWordNames? = nil
@@ -126,7 +125,9 @@ extension LoadedIndex {
         if longNames.passesOver(rank, importance: lastImportance, scorer, best) {
           // So is every later place whose name is as long: on to the next one whose name is
           // short enough, from NAME WORDS alone (none: no later place can enter).
-          guard let short = nameWords?.values.firstAtMost(typed, from: rank + 1) else { return }
+          guard let short = nameWords?.values.firstAtMost(longNames.typed, from: rank + 1) else {
+            return
+          }
           try candidates.skip(to: short)
           continue
         }

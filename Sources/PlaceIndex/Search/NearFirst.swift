@@ -111,8 +111,6 @@ extension LoadedIndex {
     // Once set, the places whose names carry enough typed words whole: the only ones of the
     // postings left that can enter.
     var exactOnly: WholeWordNames? = nil
-    // The bounds (importance and nearness added) at which ``exactOnly``'s need was worked out.
-    var neededAt = Double.infinity
     var ringIndex = 0
     var ring = try ringPlaces(0)
     if ring == nil { scorer.skipToEveryWord() }
@@ -129,27 +127,24 @@ extension LoadedIndex {
         return true
       }
       // Once no unseen place whose name lacks every typed word whole can enter, the postings
-      // skip to the places whose names carry enough of them.
-      // As the bounds fall, a place may need more words whole to enter: the fewer names
-      // that carry them take over.
+      // skip to the places whose names carry enough of them; as the bounds fall and even those
+      // cannot enter, to the fewer names that carry one more.
       if let from = next?.rank, !tokens.isEmpty {
-        if (exactOnly == nil
-          && best.excludes(
-            Ranking.score(
-              text: scorer.maxTextOfPrefixes, importance: importanceBound, geo: geoBound),
-            ranksFrom: from))
-          || (exactOnly != nil && importanceBound + geoBound < neededAt)
+        let fewer =
+          exactOnly == nil
+          ? scorer.maxTextOfPrefixes : scorer.mostText(wholeWords: exactOnly!.need)
+        if let fewer,
+          best.excludes(
+            Ranking.score(text: fewer, importance: importanceBound, geo: geoBound),
+            ranksFrom: from)
         {
-          neededAt = importanceBound + geoBound
-          let need = max(
-            1,
-            scorer.wholeWordsNeeded(
-              importance: importanceBound, geo: geoBound, best: best, ranksFrom: from))
-          if need > exactOnly?.need ?? 0 {
-            guard let names = try WholeWordNames(postings: postings, tokens: tokens, need: need)
-            else { return true }
-            exactOnly = names
-          }
+          let need = scorer.wholeWordsNeeded(
+            importance: importanceBound, geo: geoBound, best: best, ranksFrom: from)
+          guard
+            let names = try WholeWordNames(
+              postings: postings, tokens: tokens, need: max(need, (exactOnly?.need ?? 0) + 1))
+          else { return true }
+          exactOnly = names
         }
         if exactOnly != nil {
           guard let first = try exactOnly!.first(from: from) else { return true }

@@ -277,8 +277,7 @@ struct PlaceScorer {
   /// many words, each bound added in word order, for up to ``Ranking/wholeWordChoicesUpTo``
   /// words; past that, one).
   mutating func wholeWordsNeeded(importance: Double, geo: Double, best: TopPlaces) -> Int {
-    if wholeWordBounds == nil { wholeWordBounds = mostTextByWholeWords() }
-    guard let most = wholeWordBounds! else { return 1 }
+    guard let most = wholeWordBoundsOnce() else { return 1 }
     var need = 0
     while need < most.count,
       best.excludesLater(Ranking.score(text: most[need], importance: importance, geo: geo))
@@ -286,6 +285,12 @@ struct PlaceScorer {
       need += 1
     }
     return need
+  }
+
+  /// ``mostTextByWholeWords()``, worked out on first use.
+  private mutating func wholeWordBoundsOnce() -> [Double]? {
+    if wholeWordBounds == nil { wholeWordBounds = mostTextByWholeWords() }
+    return wholeWordBounds!
   }
 
   /// The best text score of a place whose names carry `count` typed words whole, once
@@ -301,8 +306,7 @@ struct PlaceScorer {
   mutating func wholeWordsNeeded(
     importance: Double, geo: Double, best: TopPlaces, ranksFrom rank: Int
   ) -> Int {
-    if wholeWordBounds == nil { wholeWordBounds = mostTextByWholeWords() }
-    guard let most = wholeWordBounds! else { return 1 }
+    guard let most = wholeWordBoundsOnce() else { return 1 }
     var need = 0
     while need < most.count,
       best.excludes(
