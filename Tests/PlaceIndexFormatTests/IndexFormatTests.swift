@@ -447,6 +447,86 @@ func open(_ content: IndexContent, path: String = "tiny.placeidx") throws -> Ind
     }
   }
 
+  /// Seeded property test: cursors over several dictionaries, moved on by random steps and
+  /// seeks (``TokenCursor``), and their union (``TokenUnion``), give what the sorted lists
+  /// give: the first token at least the key from where the cursor stood, within its range;
+  /// the union's least token and every dictionary that holds it.
+  @Test(arguments: [5, 77, 2026])
+  func tokenCursorsAndTheirUnionEqualTheSortedLists(seed: UInt64) throws {
+    var rng = SplitMix(seed: seed)
+    let alphabet = Array("abcdeäz0/")
+    func word() -> String {
+      let n = Int(rng.next() % 6 + 1)
+      return String((0..<n).map { _ in alphabet[Int(rng.next() % UInt64(alphabet.count))] })
+    }
+    // Three dictionaries that share some words (a common pool) and hold some of their own.
+    let pool = (0..<300).map { _ in word() }
+    let lists: [[String]] = (0..<3).map { _ in
+      Set(
+        pool.filter { _ in rng.next() % 2 == 0 } + (0..<Int(rng.next() % 200)).map { _ in word() }
+      )
+      .sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+    }
+    let mapped = lists.map { MappedBytes(copying: TokenDictionaryWriter.serialize($0)) }
+    let dicts = try mapped.map { try TokenDictionary($0.buffer, fileOffset: 0) }
+    var seeks = 0
+    for _ in 0..<40 {
+      let ranges = lists.map { list -> Range<Int> in
+        let a = Int(rng.next() % UInt64(list.count + 1))
+        return a..<(a + Int(rng.next() % UInt64(list.count - a + 1)))
+      }
+      // One cursor, stepped and seeked.
+      let s = Int(rng.next() % 3)
+      var cursor = try TokenCursor(dicts[s], range: ranges[s], source: s)
+      var at = ranges[s].lowerBound
+      while !cursor.done {
+        #expect(cursor.id == at)
+        #expect(cursor.withToken { Array($0) } == Array(lists[s][at].utf8))
+        if rng.next() % 2 == 0 {
+          try cursor.advance()
+          at += 1
+        } else {
+          let key = Array(word().utf8)
+          try cursor.seek(atLeast: key)
+          at =
+            (at..<ranges[s].upperBound).first { !lists[s][$0].utf8.lexicographicallyPrecedes(key) }
+            ?? ranges[s].upperBound
+          seeks += 1
+        }
+      }
+      #expect(at == ranges[s].upperBound)
+      // The union of all three, seeked now and then.
+      var union = TokenUnion(
+        try dicts.indices.map { try TokenCursor(dicts[$0], range: ranges[$0], source: $0) })
+      var floor: [UInt8] = []
+      var holders: [Int] = []
+      var token: [UInt8] = []
+      while !union.isEmpty {
+        union.popLeast(into: &holders, token: &token)
+        // Each dictionary's first token at least the floor, in its range.
+        let next = lists.indices.compactMap { d -> (d: Int, id: Int)? in
+          ranges[d].first { !lists[d][$0].utf8.lexicographicallyPrecedes(floor) }.map { (d, $0) }
+        }
+        let texts = next.map { Array(lists[$0.d][$0.id].utf8) }
+        #expect(token == texts.min { $0.lexicographicallyPrecedes($1) })
+        let holding = next.indices.filter { texts[$0] == token }.map { next[$0] }
+        #expect(holders.map { union.at($0).source } == holding.map(\.d))
+        #expect(holders.map { union.at($0).id } == holding.map(\.id))
+        try union.advance(holders)
+        floor = token + [0]
+        if rng.next() % 3 == 0 {
+          let key = Array(word().utf8)
+          if floor.lexicographicallyPrecedes(key) { floor = key }
+          try union.seek(atLeast: floor)
+          seeks += 1
+        }
+      }
+    }
+    #expect(seeks > 50)
+    // (The dictionaries read the mapped bytes to here.)
+    withExtendedLifetime(mapped) {}
+  }
+
   /// Seeded property test: postings lists come back as written.
   @Test(arguments: [3, 99])
   func postingsRoundTrip(seed: UInt64) throws {

@@ -206,6 +206,79 @@ struct SearchPathTests {
       "\(narrowed) narrowed, \(walked) walked, \(found) found")
   }
 
+  /// Shards walk their dictionaries together (``LoadedIndex/walkTypos(_:_:excluding:wholeTokens:into:)``,
+  /// each token looked at once however many of them hold it): each shard gets the ids of its
+  /// tokens among the first ``Ranking/maxTypoCandidates`` that the distance function finds
+  /// over the union of their dictionaries, whether the shards share every token (one index
+  /// twice), some (Helsinki and the sample) or few (the syllable fixture); typed letter by
+  /// letter, the shards that kept the keystroke before's matches narrow them and give the same.
+  @Test func shardsWalkingTheirDictionariesTogetherFindWhatEachHolds() throws {
+    let paths = [
+      try helsinkiSearchIndex.get(), try sampleSearchIndex.get(), try syllableFixtureIndex.get(),
+      try helsinkiSearchIndex.get(),
+    ]
+    let indexes = try paths.map { try LoadedIndex(path: $0) }
+    let words = try indexes.map { try dictionary($0) }
+    var random = SplitMix64(seed: 53)
+    var checked = 0
+    var capped = 0
+    var inSeveral = 0
+    var typedOn = 0
+    for _ in 0..<300 {
+      let from = words[random.below(2)]
+      var q = TypoDistance.scalars(from[random.below(from.count)])
+      guard q.count >= 5 else { continue }
+      for _ in 0..<random.below(3) {
+        let at = 1 + random.below(q.count - 1)
+        let letter = UInt32(0x61 + random.below(26))
+        switch random.below(3) {
+        case 0: q[at] = letter
+        case 1: q.insert(letter, at: at)
+        default: if q.count > 5 { q.remove(at: at) }
+        }
+      }
+      let text = String(String.UnicodeScalarView(q.compactMap(Unicode.Scalar.init)))
+      let limit = Ranking.allowedEdits(scalars: q)
+      let ranges = try indexes.map { try $0.tokens.prefixRange(text) }
+      // Every shard's matches by the distance function, then the first of their union.
+      let letter = String(text.unicodeScalars.first!)
+      let own = try indexes.indices.map { s in
+        try indexes[s].tokens.prefixRange(letter).filter { id in
+          !ranges[s].contains(id)
+            && TypoDistance.prefixDistance(q, TypoDistance.scalars(words[s][id]), limit: limit)
+              != nil
+        }
+      }
+      let union = Set(indexes.indices.flatMap { s in own[s].map { words[s][$0] } })
+      let kept = Set(
+        union.sorted { $0.lexicographicallyPrecedes($1) }.prefix(Ranking.maxTypoCandidates))
+      let expected = indexes.indices.map { s in own[s].filter { kept.contains(words[s][$0]) } }
+      var none: [TypoMatches]? = nil
+      let walked = try LoadedIndex.walkTypos(indexes, text, excluding: ranges, into: &none)
+      #expect(walked == expected, "\(text)")
+      checked += 1
+      if union.count > Ranking.maxTypoCandidates { capped += 1 }
+      if expected.filter({ !$0.isEmpty }).count > 2 { inSeveral += 1 }
+      // Typed on by one letter from the shards' kept matches (the same, narrowed).
+      let longer = text + "e"
+      let longerRanges = try indexes.map { try $0.tokens.prefixRange(longer) }
+      _ = try LoadedIndex.typoCandidatesTyped(indexes, text, excluding: ranges)
+      let held = indexes.allSatisfy { $0.recent.typoMatches.held(text) != nil }
+      let sameLimit = Ranking.allowedEdits(scalars: q + [0x65]) == limit
+      let narrowed = try LoadedIndex.typoCandidatesTyped(indexes, longer, excluding: longerRanges)
+      let fresh = try LoadedIndex.walkTypos(indexes, longer, excluding: longerRanges, into: &none)
+      // (Each shard caps its narrowed matches alone: the same when their union is below it.)
+      if union.count < Ranking.maxTypoCandidates {
+        #expect(narrowed == fresh, "\(longer)")
+        if held && sameLimit && narrowed.contains(where: { !$0.isEmpty }) { typedOn += 1 }
+      }
+    }
+    #expect(
+      checked > 150 && inSeveral > 50 && typedOn > 50,
+      "\(checked) words, \(capped) capped, \(inSeveral) found in 3 or more shards, \(typedOn) narrowed"
+    )
+  }
+
   @Test func highlightsWithoutAllTermsEqualHighlightsWithThem() throws {
     let path = try helsinkiSearchIndex.get()
     let index = try LoadedIndex(path: path)

@@ -167,10 +167,18 @@ extension LoadedIndex {
       let typos =
         resolved.reduce(0) { $0 + $1[i].rangeCost } < Ranking.typoWhenFewerThanLimits * limit
       if typos {
+        // The shards walk their dictionaries together, once one of them needs the walk (a
+        // finished word may be kept in all of them).
+        let ranges = resolved.map { $0[i].range }
+        var walked: [[Int]]? = nil
         for (s, index) in indexes.enumerated() {
           let word = resolved[s][i]
           resolved[s][i] = try step(index, i, typos: true, infix: false) {
-            () throws(IndexFormatError) in try index.withTypos(word, tokens[i], limit: limit)
+            () throws(IndexFormatError) in
+            if walked == nil {
+              walked = try typoCandidatesTyped(indexes, tokens[i], excluding: ranges)
+            }
+            return try index.withTypos(word, walked![s])
           }
         }
       }
@@ -293,10 +301,17 @@ extension LoadedIndex {
     -> ResolvedToken
   {
     guard word.rangeCost < Ranking.typoWhenFewerThanLimits * limit else { return word }
-    var out = word
     // (A word of letters shorter than ``Ranking/typoPrefixFrom`` matches whole tokens only:
     // the start of a token within one edit of "schb" is any token of "sch".)
-    out.typos = try typoCandidatesTyped(t, excluding: word.range)
+    return try withTypos(word, try typoCandidatesTyped(t, excluding: word.range))
+  }
+
+  /// `word` with `typos` (token ids) as its typo candidates, their places added to its cost.
+  func withTypos(_ word: ResolvedToken, _ typos: [Int]) throws(IndexFormatError)
+    -> ResolvedToken
+  {
+    var out = word
+    out.typos = typos
     for id in out.typos { out.cost += try postings.length(id) }
     return out
   }

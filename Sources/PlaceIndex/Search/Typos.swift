@@ -18,8 +18,8 @@ extension LoadedIndex {
   func typoCandidates(_ token: String, excluding range: Range<Int>) throws(IndexFormatError)
     -> [Int]
   {
-    var none: TypoMatches? = nil
-    return try walkTypos(token, excluding: range, into: &none)
+    var none: [TypoMatches]? = nil
+    return try Self.walkTypos([self], token, excluding: [range], into: &none)[0]
   }
 
   /// ``typoCandidates(_:excluding:)``, narrowed from the matches kept for the word one letter
@@ -36,30 +36,71 @@ extension LoadedIndex {
   func typoCandidatesTyped(_ token: String, excluding range: Range<Int>)
     throws(IndexFormatError) -> [Int]
   {
+    try Self.typoCandidatesTyped([self], token, excluding: [range])[0]
+  }
+
+  /// ``typoCandidatesTyped(_:excluding:)`` in each of `indexes` (shards; `ranges[s]` is the
+  /// word's prefix range in shard `s`): the shards that kept the keystroke before's matches
+  /// narrow them, the others walk their dictionaries together (``walkTypos(_:_:excluding:wholeTokens:into:)``),
+  /// so that a token they share is looked at once, not once per shard.
+  static func typoCandidatesTyped(
+    _ indexes: [LoadedIndex], _ token: String, excluding ranges: [Range<Int>]
+  ) throws(IndexFormatError) -> [[Int]] {
+    var out = Array(repeating: [Int](), count: indexes.count)
     let units = TypoWalk.units(token.unicodeScalars)
     let limit = Ranking.allowedEdits(scalars: units)
-    guard limit > 0 else { return [] }
+    guard limit > 0 else { return out }
     if Ranking.typoMatchesWholeTokens(units) {
-      var none: TypoMatches? = nil
-      return try walkTypos(token, excluding: range, wholeTokens: true, into: &none)
+      var none: [TypoMatches]? = nil
+      return try walkTypos(indexes, token, excluding: ranges, wholeTokens: true, into: &none)
     }
-    var shorter = token.unicodeScalars
-    shorter.removeLast()
-    let matches: TypoMatches
-    if let kept = recent.typoMatches.held(String(shorter)), kept.complete, kept.limit == limit,
-      kept.units.count + 1 == units.count, kept.units.elementsEqual(units.dropLast())
-    {
-      matches = kept.narrowed(to: units)
-    } else {
-      var found: TypoMatches? = TypoMatches(units: units, limit: limit)
-      let walked = try walkTypos(token, excluding: range, into: &found)
+    var walking: [Int] = []
+    for (s, index) in indexes.enumerated() {
+      if let kept = index.keptTypoMatches(before: token, units, limit: limit) {
+        out[s] = index.keepTypoMatches(kept.narrowed(to: units), for: token, excluding: ranges[s])
+      } else {
+        walking.append(s)
+      }
+    }
+    guard !walking.isEmpty else { return out }
+    var found: [TypoMatches]? = walking.map { _ in TypoMatches(units: units, limit: limit) }
+    let walked = try walkTypos(
+      walking.map { indexes[$0] }, token, excluding: walking.map { ranges[$0] }, into: &found)
+    for (w, s) in walking.enumerated() {
       // The tokens that start with the word are matches too: a few, as the word as typed
       // holds few places when its typos are looked for; when they are more, nothing is kept.
-      guard var found, range.count <= TypoMatches.mostStarting else { return walked }
-      found.complete = walked.count < Ranking.maxTypoCandidates
-      try found.add(range, from: tokens)
-      matches = found
+      guard var matches = found?[w], ranges[s].count <= TypoMatches.mostStarting else {
+        out[s] = walked[w]
+        continue
+      }
+      let index = indexes[s]
+      try index.located { () throws(IndexFormatError) in
+        try matches.add(ranges[s], from: index.tokens)
+      }
+      out[s] = index.keepTypoMatches(matches, for: token, excluding: ranges[s])
     }
+    return out
+  }
+
+  /// The matches kept for the word `token` cut by its last letter, when they hold every match
+  /// of `token` (`units`, with `limit` edits): walked whole with the same limit.
+  private func keptTypoMatches(before token: String, _ units: [UInt32], limit: Int)
+    -> TypoMatches?
+  {
+    var shorter = token.unicodeScalars
+    shorter.removeLast()
+    guard let kept = recent.typoMatches.held(String(shorter)), kept.complete,
+      kept.limit == limit, kept.units.count + 1 == units.count,
+      kept.units.elementsEqual(units.dropLast())
+    else { return nil }
+    return kept
+  }
+
+  /// Keeps `matches` for the next keystroke after `token`; their ids outside `range`, at most
+  /// ``Ranking/maxTypoCandidates``.
+  private func keepTypoMatches(
+    _ matches: TypoMatches, for token: String, excluding range: Range<Int>
+  ) -> [Int] {
     recent.typoMatches.keep(matches, for: token)
     var out: [Int] = []
     for id in matches.ids where !range.contains(id) {
@@ -69,64 +110,83 @@ extension LoadedIndex {
     return out
   }
 
-  /// The walk of ``typoCandidates(_:excluding:)``; each token found is also added to
-  /// `matches` when it is given. With `wholeTokens`, only the tokens whose whole is within
-  /// the limit count (``TypoDistance/wholeDistance(_:_:limit:)``): a token whose start
-  /// matches but that is longer than the word plus the limit is passed over with every token
-  /// that shares that start, and the cap of ``Ranking/maxTypoCandidates`` counts whole
-  /// matches only (else, in a large dictionary, the starts of longer tokens could fill it
-  /// before a whole one is reached).
-  private func walkTypos(
-    _ token: String, excluding range: Range<Int>, wholeTokens: Bool = false,
-    into matches: inout TypoMatches?
-  ) throws(IndexFormatError) -> [Int] {
+  /// The walk of ``typoCandidates(_:excluding:)`` over the dictionaries of `indexes` at once,
+  /// each token looked at once however many of them hold it: one cursor per dictionary
+  /// (``TokenCursor``), the least token of all of them asked next, and a failed token's
+  /// resume key (``TypoWalk/resumeAt(_:)``) passed to every cursor. For each index, the ids
+  /// of its tokens found, in id order; each token found is also added to that index's
+  /// `matches` when they are given (their ``TypoMatches/complete`` says whether the walk
+  /// ended before the cap). `ranges[s]`: the word's prefix range in index `s`, left out.
+  ///
+  /// With `wholeTokens`, only the tokens whose whole is within the limit count
+  /// (``TypoDistance/wholeDistance(_:_:limit:)``): a token whose start matches but that is
+  /// longer than the word plus the limit is passed over with every token that shares that
+  /// start, and the cap of ``Ranking/maxTypoCandidates`` counts whole matches only (else, in a
+  /// large dictionary, the starts of longer tokens could fill it before a whole one is
+  /// reached). The cap counts distinct tokens over all the dictionaries: the tokens one index
+  /// over all of them would find.
+  static func walkTypos(
+    _ indexes: [LoadedIndex], _ token: String, excluding ranges: [Range<Int>],
+    wholeTokens: Bool = false, into matches: inout [TypoMatches]?
+  ) throws(IndexFormatError) -> [[Int]] {
+    var out = Array(repeating: [Int](), count: indexes.count)
     let query = TypoWalk.units(token.unicodeScalars)
     let limit = Ranking.allowedEdits(scalars: query)
-    guard limit > 0, let first = token.unicodeScalars.first else { return [] }
+    guard limit > 0, let first = token.unicodeScalars.first else { return out }
+    let letter = String(first)
     // The most letters a whole match can have.
     let longest = query.count + limit
-    let firstRange = try tokens.prefixRange(String(first))
-    guard !firstRange.isEmpty else { return [] }
-    var walk = TypoWalk(scalars: query, limit: limit)
-    var out: [Int] = []
-    var next = firstRange.lowerBound
-    // The first word that may match after the last one that failed: the words before it are
-    // passed over.
-    var resume: [UInt8]? = nil
-    while next < firstRange.upperBound && out.count < Ranking.maxTypoCandidates {
-      if let key = resume {
-        next = max(next, try tokens.blockStart(atMost: key, fromBlock: next / tokens.blockSize))
-      }
-      // The prefix the token shares with the last one walked (0 across blocks).
-      var run = 0
-      try tokens.scanBlock(next / tokens.blockSize) { id, word, shared in
-        run = min(run, shared)
-        guard id < firstRange.upperBound else {
-          next = firstRange.upperBound
-          return false
+    var found = 0
+    var union = TokenUnion(
+      try indexes.enumerated().map { (s, index) throws(IndexFormatError) in
+        try index.located { () throws(IndexFormatError) in
+          try TokenCursor(index.tokens, range: try index.tokens.prefixRange(letter), source: s)
         }
-        guard id >= next else { return true }
-        next = id + 1
-        if let key = resume {
-          guard !word.lexicographicallyPrecedes(key) else { return true }
-          resume = nil
-        }
-        guard !range.contains(id) else { return true }
-        defer { run = .max }
-        if walk.matches(word, shared: run) {
-          let units = wholeTokens ? TypoDistance.scalars(copy word) : []
-          if !wholeTokens || TypoDistance.wholeDistance(query, units, limit: limit) != nil {
-            out.append(id)
-            matches?.append(id, copy word)
-          } else if units.count > longest {
-            // Every token that starts with its first `longest` + 1 letters is as long.
-            resume = TypoWalk.pastEvery(startingWith: word, letters: longest + 1)
+      })
+    do throws(IndexFormatError) {
+      var walk = TypoWalk(scalars: query, limit: limit)
+      // The token looked at, the one the walk asked last, and the cursors that hold the first.
+      var word: [UInt8] = []
+      var asked: [UInt8] = []
+      var holders: [Int] = []
+      while found < Ranking.maxTypoCandidates && !union.isEmpty {
+        union.popLeast(into: &holders, token: &word)
+        // The prefix range as typed is left out (the same tokens in every index: those that
+        // start with the word).
+        var resume: [UInt8]? = nil
+        let first = union.at(holders[0])
+        if !ranges[first.source].contains(first.id) {
+          var shared = 0
+          while shared < word.count && shared < asked.count && word[shared] == asked[shared] {
+            shared += 1
           }
-        } else {
-          resume = walk.resumeAt(word)
+          swap(&asked, &word)
+          if walk.matches(asked, shared: shared) {
+            let units = wholeTokens ? TypoDistance.scalars(asked) : []
+            if !wholeTokens || TypoDistance.wholeDistance(query, units, limit: limit) != nil {
+              found += 1
+              for c in holders {
+                let (s, id) = union.at(c)
+                out[s].append(id)
+                matches?[s].append(id, asked)
+              }
+            } else if units.count > longest {
+              // Every token that starts with its first `longest` + 1 letters is as long.
+              resume = TypoWalk.pastEvery(startingWith: asked, letters: longest + 1)
+            }
+          } else {
+            resume = walk.resumeAt(asked)
+          }
         }
-        return out.count < Ranking.maxTypoCandidates
+        try union.advance(holders)
+        if let key = resume { try union.seek(atLeast: key) }
       }
+    } catch {
+      // (A cursor that failed names its dictionary.)
+      throw error.withPath(indexes[union.failing].file.path)
+    }
+    if matches != nil {
+      for s in indexes.indices { matches?[s].complete = found < Ranking.maxTypoCandidates }
     }
     return out
   }
