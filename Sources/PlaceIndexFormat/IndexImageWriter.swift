@@ -277,7 +277,11 @@ package enum IndexImageWriter {
       starts[3 * $0 + 3] - starts[3 * $0] >= NearListsWriter.minimumPlaces
     }
     let near = NearListsWriter.serialize(
-      heavy.map { $0..<($0 + 1) } + unionRanges, placeCount: source.count
+      heavy.map { $0..<($0 + 1) } + unionRanges
+        + NearListsWriter.numberRanges(tokens, without: Set(unionRanges)) { r in
+          starts[3 * r.upperBound] - starts[3 * r.lowerBound]
+        },
+      placeCount: source.count
     ) { range in
       var out: [Int32] = []
       out.reserveCapacity(starts[3 * range.upperBound] - starts[3 * range.lowerBound])

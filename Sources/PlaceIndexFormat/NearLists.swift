@@ -1,17 +1,19 @@
-// NEAR LISTS section layout (since 7.2): for each token whose postings hold many places, and
-// for each range of PREFIX UNIONS, the places that carry it (in any part) as their positions
-// in GEO's order, so that a search with an origin reads a word's places around the focus
-// (a few GEO key ranges) without reading every place there or every place of the word.
+// NEAR LISTS section layout (since 7.2): for each token whose postings hold many places, for
+// each range of PREFIX UNIONS, and for each prefix range of the tokens that start with a digit
+// whose tokens hold many places in all (NearListsWriter.numberRanges: a housenumber being
+// typed), the places that carry it (in any part) as their positions in GEO's order, so that a
+// search with an origin reads a word's places around the focus (a few GEO key ranges) without
+// reading every place there or every place of the word.
 //   u32 count N
 //   N entries of 16 bytes, sorted by first token ascending, then by end descending:
 //     u32 first    the list's first token
-//     u32 end      one past its last token: first + 1 for a token, a union's range else
+//     u32 end      one past its last token: first + 1 for a token, a prefix's range else
 //     u32 places   how many places the list holds
 //     u32 offset   where the list starts, from the start of the data area
 //   data area: N Elias–Fano sequences (EliasFano.swift) of GEO positions (entry indexes of
 //     the GEO section, below the place count), sequence i ending where i + 1 starts (the
 //     last at the section's end)
-// A range without an entry (a token of fewer places, a range PREFIX UNIONS does not hold) is
+// A range without an entry (a token of fewer places, a range not listed above) is
 // read from its postings, as from a 7.1 file, which has no such section.
 
 /// The places of the tokens (and prefix ranges) that many places carry, in GEO order.
@@ -153,6 +155,22 @@ package enum NearListsWriter {
   /// A token gets a list when its postings (all parts) hold at least this many places: fewer
   /// are read whole from the postings at less cost than a list's header and seeks.
   package static let minimumPlaces = 1024
+
+  /// The prefix ranges of the tokens that start with a digit (housenumbers, postcodes) whose
+  /// tokens' lists hold at least ``minimumPlaces`` entries in all (`entries`), but those in
+  /// `without` (unions' ranges, listed already): a housenumber being typed ("15" of "A 15",
+  /// the start of 15, 150, 15a…) is read around the focus like a heavy token, where its
+  /// tokens of few places each would be read whole from their postings, all of them.
+  package static func numberRanges(
+    _ tokens: [String], without: Set<Range<Int>>, entries: (Range<Int>) -> Int
+  ) -> [Range<Int>] {
+    let digits = tokens.indices.filter { tokens[$0].utf8.first.map { $0 &- 0x30 < 10 } ?? false }
+    guard let first = digits.first, let last = digits.last else { return [] }
+    // Tokens are sorted bytewise: those that start with a digit are one run.
+    return PrefixUnionsWriter.ranges(Array(tokens[first...last]), minimum: 2).map {
+      ($0.lowerBound + first)..<($0.upperBound + first)
+    }.filter { !without.contains($0) && entries($0) >= minimumPlaces }
+  }
 
   /// The section for `ranges` (tokens as `t..<t + 1` and unions' ranges, in any order);
   /// `positions` gives each range's GEO positions, ascending and each once, below

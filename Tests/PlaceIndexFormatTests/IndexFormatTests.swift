@@ -527,6 +527,49 @@ func open(_ content: IndexContent, path: String = "tiny.placeidx") throws -> Ind
     withExtendedLifetime(mapped) {}
   }
 
+  /// Seeded property test: the number prefix ranges that get NEAR LISTS
+  /// (``NearListsWriter/numberRanges(_:without:entries:)``) are, among every byte prefix of
+  /// the tokens that start with a digit, those of two tokens or more whose entries reach
+  /// ``NearListsWriter/minimumPlaces``, but the ranges given as listed already; no token of
+  /// letters is in one.
+  @Test(arguments: [3, 31, 2026])
+  func numberRangesAreTheHeavyPrefixesOfDigitTokens(seed: UInt64) throws {
+    var rng = SplitMix(seed: seed)
+    let digits = Array("0123456789")
+    var set = Set<String>()
+    for _ in 0..<400 {
+      let n = Int(rng.next() % 4 + 1)
+      var t = String((0..<n).map { _ in digits[Int(rng.next() % 10)] })
+      if rng.next() % 5 == 0 { t += "a" }
+      set.insert(rng.next() % 4 == 0 ? "st" + t : t)
+    }
+    let tokens = set.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+    // Each token's entries: mostly 0 to 60, one in ten 600 to 1,400, so that one-digit
+    // prefixes reach the minimum, some longer ones do and most do not.
+    let weight = tokens.map { _ in
+      rng.next() % 10 == 0 ? 600 + Int(rng.next() % 801) : Int(rng.next() % 61)
+    }
+    func entries(_ r: Range<Int>) -> Int { weight[r].reduce(0, +) }
+    var expected = Set<Range<Int>>()
+    for t in tokens where t.first!.isNumber {
+      for length in 1...t.utf8.count {
+        let prefix = Array(t.utf8.prefix(length))
+        let r = tokens.indices.filter { tokens[$0].utf8.starts(with: prefix) }
+        let range = r.first!..<(r.last! + 1)
+        if range.count >= 2, entries(range) >= NearListsWriter.minimumPlaces {
+          expected.insert(range)
+        }
+      }
+    }
+    // More than the ten one-digit prefixes.
+    #expect(expected.count > 12, "\(expected.count) ranges")
+    let listed = Set(expected.shuffled(using: &rng).prefix(2))
+    let found = NearListsWriter.numberRanges(tokens, without: listed, entries: entries)
+    #expect(Set(found) == expected.subtracting(listed))
+    #expect(found.count == Set(found).count)
+    #expect(found.allSatisfy { r in r.allSatisfy { tokens[$0].first!.isNumber } })
+  }
+
   /// Seeded property test: postings lists come back as written.
   @Test(arguments: [3, 99])
   func postingsRoundTrip(seed: UInt64) throws {

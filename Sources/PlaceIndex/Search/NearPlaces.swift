@@ -3,8 +3,8 @@ import PlaceIndexFormat
 
 /// A driving word's places around a focus, for a search read from both ends
 /// (``LoadedIndex/collectNearFirst(after:_:importanceBound:scorer:into:)``): from NEAR LISTS,
-/// the places of its tokens of many places (or of its whole prefix range, when PREFIX UNIONS
-/// holds it) by their GEO positions, so that a ring around the focus reads the word's places
+/// the places of its tokens of many places (or of its whole prefix range, when the file lists
+/// it: a range of PREFIX UNIONS, a number's prefix) by their GEO positions, so that a ring around the focus reads the word's places
 /// there and no other; and the few places of its other tokens, from their postings.
 struct NearPlaces {
   /// The word's lists of GEO positions.
