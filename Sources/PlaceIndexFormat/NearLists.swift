@@ -164,9 +164,10 @@ package enum NearListsWriter {
   package static func numberRanges(
     _ tokens: [String], without: Set<Range<Int>>, entries: (Range<Int>) -> Int
   ) -> [Range<Int>] {
-    let digits = tokens.indices.filter { tokens[$0].utf8.first.map { $0 &- 0x30 < 10 } ?? false }
-    guard let first = digits.first, let last = digits.last else { return [] }
     // Tokens are sorted bytewise: those that start with a digit are one run.
+    func digit(_ t: String) -> Bool { t.utf8.first.map { $0 &- 0x30 < 10 } ?? false }
+    guard let first = tokens.firstIndex(where: digit), let last = tokens.lastIndex(where: digit)
+    else { return [] }
     return PrefixUnionsWriter.ranges(Array(tokens[first...last]), minimum: 2).map {
       ($0.lowerBound + first)..<($0.upperBound + first)
     }.filter { !without.contains($0) && entries($0) >= minimumPlaces }

@@ -92,22 +92,11 @@ package struct TokenCursor {
 
   /// Reads the first token of block `b` and the heads of the others.
   private mutating func load(_ b: Int) throws(IndexFormatError) {
-    var r = dictionary.reader
-    r.offset = dictionary.dataStart + Int(try dictionary.reader.u32(at: 12, index: b))
     block = b
     id = b * dictionary.blockSize
-    let n = min(dictionary.blockSize, dictionary.count - id)
-    token.removeAll(keepingCapacity: true)
-    token.append(contentsOf: try r.bytes(try r.varint(below: 1 << 16)))
     heads.removeAll(keepingCapacity: true)
     heads.append((0, 0))
-    var length = token.count
-    for _ in 1..<max(1, n) {
-      let h = try TokenDictionary.sharedAndSuffix(&r, previous: length)
-      heads.append(h)
-      length = h.0 + h.1
-    }
-    bits = HuffmanCode.Cursor(r)
+    bits = try dictionary.readBlockHeads(b, first: &token) { heads.append($1) }
   }
 
   /// Decodes the next token of the block.

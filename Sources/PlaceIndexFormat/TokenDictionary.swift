@@ -85,29 +85,41 @@ package struct TokenDictionary: @unchecked Sendable {
     _ b: Int,
     _ body: (_ id: Int, _ token: borrowing [UInt8], _ shared: Int) throws(IndexFormatError) -> Bool
   ) throws(IndexFormatError) {
-    var r = reader
-    r.offset = dataStart + Int(try reader.u32(at: 12, index: b))
     let n = min(blockSize, count - b * blockSize)
     guard n > 0 else { return }
     var token: [UInt8] = []
     token.reserveCapacity(32)
-    token.append(contentsOf: try r.bytes(try r.varint(below: 1 << 16)))
-    // The other tokens' lengths come first, then their suffixes' codes.
     try withUnsafeTemporaryAllocation(of: (shared: Int, suffix: Int).self, capacity: n) {
       (heads) throws(IndexFormatError) in
-      var length = token.count
-      for i in 1..<n {
-        heads[i] = try Self.sharedAndSuffix(&r, previous: length)
-        length = heads[i].shared + heads[i].suffix
-      }
+      var cursor = try readBlockHeads(b, first: &token) { heads[$0] = $1 }
       guard try body(b * blockSize, token, 0) else { return }
-      var cursor = HuffmanCode.Cursor(r)
       for i in 1..<n {
         token.removeSubrange(heads[i].shared...)
         try code.decode(heads[i].suffix, from: &cursor, into: &token)
         guard try body(b * blockSize + i, token, heads[i].shared) else { return }
       }
     }
+  }
+
+  /// Reads block `b` up to its suffixes' codes: its first token into `first` (cleared first),
+  /// then each other token's shared prefix and suffix lengths, given to `head` with the
+  /// token's place in the block (1 on); the cursor at the first suffix's code.
+  @inline(__always)
+  func readBlockHeads(
+    _ b: Int, first: inout [UInt8], _ head: (Int, (shared: Int, suffix: Int)) -> Void
+  ) throws(IndexFormatError) -> HuffmanCode.Cursor {
+    var r = reader
+    r.offset = dataStart + Int(try reader.u32(at: 12, index: b))
+    first.removeAll(keepingCapacity: true)
+    first.append(contentsOf: try r.bytes(try r.varint(below: 1 << 16)))
+    // The other tokens' lengths come first, then their suffixes' codes.
+    var length = first.count
+    for i in 1..<max(1, min(blockSize, count - b * blockSize)) {
+      let h = try Self.sharedAndSuffix(&r, previous: length)
+      head(i, h)
+      length = h.0 + h.1
+    }
+    return HuffmanCode.Cursor(r)
   }
 
   /// The id of the first token that is ≥ `key` bytewise (== count when none).

@@ -29,6 +29,25 @@ struct SearchPathTests {
     return all
   }
 
+  /// `times` seeded edits of `q` after its first letter, each a letter of `letters` put in
+  /// for one, a letter dropped (while more than `keeping` are left), a letter put in, or two
+  /// swapped.
+  func edit(
+    _ q: inout [UInt32], times: Int, letters: [UInt32], keeping: Int,
+    _ random: inout SplitMix64
+  ) {
+    for _ in 0..<times {
+      let at = 1 + random.below(q.count - 1)
+      let letter = letters[random.below(letters.count)]
+      switch random.below(4) {
+      case 0: q[at] = letter
+      case 1: if q.count > keeping { q.remove(at: at) }
+      case 2: q.insert(letter, at: at)
+      default: if at + 1 < q.count { q.swapAt(at, at + 1) }
+      }
+    }
+  }
+
   /// The word of letters `q`, and the tokens with its first letter that the distance
   /// function puts within its edit limit, outside its prefix range: the first
   /// ``Ranking/maxTypoCandidates``, in id order, as the walk gives them.
@@ -90,16 +109,7 @@ struct SearchPathTests {
       var q = TypoDistance.scalars(words[Int(random.next() % UInt64(words.count))])
       guard q.count >= 4 else { continue }
       if random.below(3) == 0 { q = Array(q.prefix(4 + random.below(q.count - 3))) }
-      for _ in 0..<random.below(3) {
-        let at = 1 + random.below(q.count - 1)
-        let letter = letters[random.below(letters.count)]
-        switch random.below(4) {
-        case 0: q[at] = letter
-        case 1: if q.count > 4 { q.remove(at: at) }
-        case 2: q.insert(letter, at: at)
-        default: if at + 1 < q.count { q.swapAt(at, at + 1) }
-        }
-      }
+      edit(&q, times: random.below(3), letters: letters, keeping: 4, &random)
       let (text, expected) = try bruteForceTypos(index, words, q)
       let walked = try index.typoCandidates(text, excluding: try index.tokens.prefixRange(text))
       #expect(walked == expected, "\(text)")
@@ -219,6 +229,7 @@ struct SearchPathTests {
     ]
     let indexes = try paths.map { try LoadedIndex(path: $0) }
     let words = try indexes.map { try dictionary($0) }
+    let latin = Array("abcdefghijklmnopqrstuvwxyz".unicodeScalars.map(\.value))
     var random = SplitMix64(seed: 53)
     var checked = 0
     var capped = 0
@@ -228,15 +239,7 @@ struct SearchPathTests {
       let from = words[random.below(2)]
       var q = TypoDistance.scalars(from[random.below(from.count)])
       guard q.count >= 5 else { continue }
-      for _ in 0..<random.below(3) {
-        let at = 1 + random.below(q.count - 1)
-        let letter = UInt32(0x61 + random.below(26))
-        switch random.below(3) {
-        case 0: q[at] = letter
-        case 1: q.insert(letter, at: at)
-        default: if q.count > 5 { q.remove(at: at) }
-        }
-      }
+      edit(&q, times: random.below(3), letters: latin, keeping: 5, &random)
       let text = String(String.UnicodeScalarView(q.compactMap(Unicode.Scalar.init)))
       let limit = Ranking.allowedEdits(scalars: q)
       let ranges = try indexes.map { try $0.tokens.prefixRange(text) }

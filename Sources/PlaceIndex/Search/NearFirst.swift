@@ -131,8 +131,7 @@ extension LoadedIndex {
       // cannot enter, to the fewer names that carry one more.
       if let from = next?.rank, !tokens.isEmpty {
         let fewer =
-          exactOnly == nil
-          ? scorer.maxTextOfPrefixes : scorer.mostText(wholeWords: exactOnly!.need)
+          exactOnly.map { scorer.mostText(wholeWords: $0.need) } ?? scorer.maxTextOfPrefixes
         if let fewer,
           best.excludes(
             Ranking.score(text: fewer, importance: importanceBound, geo: geoBound),
@@ -147,6 +146,7 @@ extension LoadedIndex {
           exactOnly = names
         }
         if exactOnly != nil {
+          // (In place: the names' cursors move on.)
           guard let first = try exactOnly!.first(from: from) else { return true }
           if first > from {
             try candidates.skip(to: first)

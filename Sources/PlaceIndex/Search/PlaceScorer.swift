@@ -277,14 +277,9 @@ struct PlaceScorer {
   /// many words, each bound added in word order, for up to ``Ranking/wholeWordChoicesUpTo``
   /// words; past that, one).
   mutating func wholeWordsNeeded(importance: Double, geo: Double, best: TopPlaces) -> Int {
-    guard let most = wholeWordBoundsOnce() else { return 1 }
-    var need = 0
-    while need < most.count,
-      best.excludesLater(Ranking.score(text: most[need], importance: importance, geo: geo))
-    {
-      need += 1
+    wholeWordsNeeded {
+      best.excludesLater(Ranking.score(text: $0, importance: importance, geo: geo))
     }
-    return need
   }
 
   /// ``mostTextByWholeWords()``, worked out on first use.
@@ -306,14 +301,18 @@ struct PlaceScorer {
   mutating func wholeWordsNeeded(
     importance: Double, geo: Double, best: TopPlaces, ranksFrom rank: Int
   ) -> Int {
+    wholeWordsNeeded {
+      best.excludes(Ranking.score(text: $0, importance: importance, geo: geo), ranksFrom: rank)
+    }
+  }
+
+  /// The fewest typed words a name must carry whole for its best text not to be `excluded`
+  /// (1 when the bounds are not worked out: past ``Ranking/wholeWordChoicesUpTo`` words).
+  @inline(__always)
+  private mutating func wholeWordsNeeded(_ excluded: (Double) -> Bool) -> Int {
     guard let most = wholeWordBoundsOnce() else { return 1 }
     var need = 0
-    while need < most.count,
-      best.excludes(
-        Ranking.score(text: most[need], importance: importance, geo: geo), ranksFrom: rank)
-    {
-      need += 1
-    }
+    while need < most.count, excluded(most[need]) { need += 1 }
     return need
   }
 

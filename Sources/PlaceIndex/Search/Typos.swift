@@ -154,8 +154,8 @@ extension LoadedIndex {
         // The prefix range as typed is left out (the same tokens in every index: those that
         // start with the word).
         var resume: [UInt8]? = nil
-        let first = union.at(holders[0])
-        if !ranges[first.source].contains(first.id) {
+        let at = union.at(holders[0])
+        if !ranges[at.source].contains(at.id) {
           var shared = 0
           while shared < word.count && shared < asked.count && word[shared] == asked[shared] {
             shared += 1
