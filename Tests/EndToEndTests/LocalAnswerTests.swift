@@ -291,6 +291,21 @@ struct LocalAnswerTests {
     #expect((position("W122595198", k) ?? 99) <= 3, "\(listing(k))")
   }
 
+  @Test(arguments: ["East 2", "East 2nd"])
+  func anOrdinalTypedNamesTheStreetNotAHouseNumber(query: String) throws {
+    // Near the shops of East 2nd Street (188, 194, 209 East 2nd Street), "East 2nd" is that
+    // street: its "2nd" (and the "2" it starts) is no house number, so the shops' addresses
+    // are not addresses typed whole.
+    let f = AutocompleteFilter(origin: Coordinate(latitude: 40.721622, longitude: -73.983357))
+    let s = try top(manhattan, query, f)
+    #expect(position("W20", s) == 1, "\(listing(s))")
+    let c = try PlacesClient(indexPaths: [try manhattan.get().path])
+    let explained = try c.explainedSuggestions(
+      for: AutocompleteRequest(query: query, filter: f, maxResultCount: 5))
+    try #require(explained.count == 5)
+    #expect(explained.allSatisfy { !$0.breakdown.wholeAddress }, "\(explained.map(\.breakdown))")
+  }
+
   @Test func oneLetterStartsAStreetBeforeItIsAnInitial() throws {
     // Typing "e" with nothing after it: the "E" of "E Houston St" and the "e" that abbreviates
     // "East" count as a prefix, like every other word starting with e; the names made of

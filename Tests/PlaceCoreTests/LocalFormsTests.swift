@@ -41,8 +41,20 @@ import Testing
     #expect(Set(terms("17 А")).isSuperset(of: ["17а"]))
     // The ordinal gives its ending and glued form, not its number.
     #expect(Set(terms("2-я")) == ["2-я", "я", "2я"])
-    // English ordinals give no "st"/"th" of their own.
-    #expect(!terms("1st").contains("st"))
-    #expect(!terms("29th").contains("th"))
+    // English ordinals give no "st"/"th" of their own, nor their number: every address on
+    // East 2nd Street would otherwise carry a house number 2.
+    #expect(Set(terms("1st")) == ["1st"])
+    #expect(Set(terms("29th")) == ["29th"])
+    #expect(Set(terms("103rd")) == ["103rd"])
+  }
+
+  /// Ordinals of a street's name against the numbers and words beside them.
+  @Test(arguments: [
+    ("1st", true), ("2nd", true), ("103rd", true), ("4th", true), ("2-я", true), ("1-й", true),
+    ("3-го", true), ("2", false), ("12a", false), ("12bis", false), ("2nda", false),
+    ("st", false), ("1-4", false), ("2-ябвг", false), ("23-30", false), ("1st2", false),
+  ])
+  func ordinals(token: String, isOrdinal: Bool) {
+    #expect(Tokenizer.isOrdinal(token.unicodeScalars) == isOrdinal)
   }
 }

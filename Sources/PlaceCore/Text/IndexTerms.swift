@@ -150,6 +150,9 @@ public enum IndexTerms {
       collector.add(String(textScalars: primary[pieces[0]] + primary[pieces[1]]), .variant)
       return
     }
+    // An English ordinal ("2nd" of "East 2nd Street"): not its number either, which would
+    // make every address on the street an address of house number 2.
+    if pieces.count == 1, Tokenizer.isOrdinal(primary) { return }
     for piece in pieces {
       if pieces.count > 1 && !piece.isEmpty {
         collector.add(String(textScalars: primary[piece]), .segment(offset: piece.lowerBound))

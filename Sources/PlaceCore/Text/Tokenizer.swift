@@ -105,6 +105,23 @@ public enum Tokenizer {
     return scalars[(index + 1)..<end].allSatisfy { $0.value &- 0x400 < 0x100 }
   }
 
+  /// Whether a folded token is an ordinal of a street's name, never a housenumber: digits then
+  /// an English ordinal ending ("1st", "2nd", "103rd", "4th") or a dash and a Russian one
+  /// ("2-я", "1-й"). Its digits are no token of their own (``IndexTerms``), and a query that
+  /// ends with one ("East 2nd") names a street, not an address typed whole.
+  package static func isOrdinal(_ token: some Collection<Unicode.Scalar>) -> Bool {
+    let digits = token.prefix(while: { $0.value &- 0x30 < 10 }).count
+    guard digits > 0 else { return false }
+    let ending = token.dropFirst(digits)
+    if ending.first == "-" {
+      let letters = ending.dropFirst()
+      return (1...3).contains(letters.count) && letters.allSatisfy { $0.value &- 0x400 < 0x100 }
+    }
+    guard ending.count == 2 else { return false }
+    let pair = String(String.UnicodeScalarView(ending))
+    return pair == "st" || pair == "nd" || pair == "rd" || pair == "th"
+  }
+
   /// Whether the period at `index` stands inside an abbreviation written with an inner
   /// period, as Italian street types are ("P.za" piazza, "V.le" viale, "C.so" corso): one
   /// letter that starts the word, the period, then 2 or 3 letters that end it. The period is
