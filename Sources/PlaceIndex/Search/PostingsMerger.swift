@@ -68,10 +68,14 @@ struct PostingsMerger {
       if words.count > 1 { w.exact = nil }
       // A heavy prefix's range is read as one union (PREFIX UNIONS), its exact token's lists
       // beside it for their exact hits: the same hits as the range's lists one by one.
-      var tokens = Array(w.range) + w.typos
+      // (The range is made an array only when it is read list by list: a heavy prefix's
+      // range holds thousands of tokens at country scale.)
+      let tokens: [Int]
       if let union = try postings.union(of: w.range) {
         try add(union.lists) { .range($0) }
         tokens = (w.exact.map { [$0] } ?? []) + w.typos
+      } else {
+        tokens = Array(w.range) + w.typos
       }
       try postings.forEachList(of: tokens) { (t, lists) throws(IndexFormatError) in
         try add(lists) { WordHits.of(t, in: $0, for: w) }
