@@ -510,11 +510,22 @@ struct PlaceScorer {
     // The text itself when the count is exact (below NAME WORDS' saturated value): the record
     // then gives no other.
     var known: Double? = nil
-    if let nameWords = index.nameWords,
-      let exact = try knownText(rank, nameWordCount: nameWords[rank])
-    {
-      text = min(text, exact)
-      if nameWords[rank] < NameWords.atLeast { known = exact }
+    if let nameWords = index.nameWords {
+      let count = nameWords[rank]
+      // A place that cannot enter even with every bonus its name's word count allows is passed
+      // over before its tokens are read for the name-start bonus (the text it could have is
+      // at most this bound, and a lower score is kept out as this one is).
+      if let bound = index.textScore(nameWordCount: count, hits: hits, resolved, missing: missing),
+        best.excludes(
+          Ranking.score(text: min(text, bound), importance: importance, geo: geoBound),
+          ranksFrom: rank)
+      {
+        return
+      }
+      if let exact = try knownText(rank, nameWordCount: count) {
+        text = min(text, exact)
+        if count < NameWords.atLeast { known = exact }
+      }
     }
     if best.excludes(
       Ranking.score(text: text, importance: importance, geo: geoBound), ranksFrom: rank)
