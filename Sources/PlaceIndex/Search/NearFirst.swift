@@ -115,6 +115,11 @@ extension LoadedIndex {
     var ring = try ringPlaces(0)
     if ring == nil { scorer.skipToEveryWord() }
     var ringPosition = 0
+    // A ring's places come in GEO order, their ranks at random: rather than each one's
+    // importance, the first rank kept out by importance alone (with the best text any place
+    // earns) is found once for each bound the results and the rings set.
+    var keptOutFrom = 0
+    var keptOutKey = (full: false, worst: Double.nan, floor: Double.nan, geo: Double.nan)
     while true {
       // Every place not seen yet comes at or after the next one from the postings (the
       // postings are read in rank order, and a ring's place before it was read from them).
@@ -192,12 +197,16 @@ extension LoadedIndex {
         // A place whose own importance keeps it out with the best text any place earns is
         // passed over before its tokens are read, for good (the floor only rises, its
         // nearness only falls with the rings): the far rings hold the other towns' places.
-        let importance = try scorer.importance(of: rank)
-        if best.excludes(Ranking.score(text: scorer.maxText, importance: importance, geo: geoBound))
-        {
+        let key = (full: best.isFull, worst: best.worst, floor: best.floor, geo: geoBound)
+        if key != keptOutKey {
+          keptOutFrom = try scorer.firstRankKeptOut(text: scorer.maxText, geo: geoBound, by: best)
+          keptOutKey = key
+        }
+        if rank >= keptOutFrom {
           seen.insert(rank)
           continue
         }
+        let importance = try scorer.importance(of: rank)
         // Where the driving word lies in the place, from its tokens (TERMS).
         let hits = try scorer.hits(of: driver, at: rank)
         // A place without the word is in no ring's answer and no postings list: it is passed

@@ -368,6 +368,25 @@ struct PlaceScorer {
     Ranking.importance(stored: try index.places.importance(of: rank, decoded: decoded))
   }
 
+  /// The first rank from which a place with text score `text` and geo score `geo` is kept
+  /// out of `best` by its importance alone (the place count when none is): importance falls
+  /// with the rank, so one search over the ranks stands for every place's importance read.
+  func firstRankKeptOut(text: Double, geo: Double, by best: TopPlaces)
+    throws(IndexFormatError) -> Int
+  {
+    var lo = 0
+    var hi = index.places.count
+    while lo < hi {
+      let mid = (lo + hi) / 2
+      if best.excludes(Ranking.score(text: text, importance: try importance(of: mid), geo: geo)) {
+        hi = mid
+      } else {
+        lo = mid + 1
+      }
+    }
+    return lo
+  }
+
   /// Where word `i` lies in place `rank`, from the place's tokens (TERMS).
   @inline(__always)
   mutating func hits(of i: Int, at rank: Int) throws(IndexFormatError) -> WordHits {
