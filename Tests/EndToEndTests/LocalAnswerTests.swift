@@ -306,6 +306,18 @@ struct LocalAnswerTests {
     #expect(explained.allSatisfy { !$0.breakdown.wholeAddress }, "\(explained.map(\.breakdown))")
   }
 
+  @Test func anOrdinalStreetWithItsHouseNumberIsAnAddressTypedWhole() throws {
+    // "East 2nd Street 188": the ordinal is no second number, so the number typed is the
+    // only one and the gallery at 188 East 2nd Street (N11456), whose name carries none of the
+    // words, is that address typed whole.
+    let f = AutocompleteFilter(origin: Coordinate(latitude: 40.721622, longitude: -73.983357))
+    let c = try PlacesClient(indexPaths: [try manhattan.get().path])
+    let explained = try c.explainedSuggestions(
+      for: AutocompleteRequest(query: "East 2nd Street 188", filter: f, maxResultCount: 5))
+    #expect(explained.first?.suggestion.placeID == "N11456", "\(explained.map(\.breakdown))")
+    #expect(explained.first?.breakdown.wholeAddress == true)
+  }
+
   @Test func oneLetterStartsAStreetBeforeItIsAnInitial() throws {
     // Typing "e" with nothing after it: the "E" of "E Houston St" and the "e" that abbreviates
     // "East" count as a prefix, like every other word starting with e; the names made of

@@ -107,19 +107,17 @@ public enum Tokenizer {
 
   /// Whether a folded token is an ordinal of a street's name, never a housenumber: digits then
   /// an English ordinal ending ("1st", "2nd", "103rd", "4th") or a dash and a Russian one
-  /// ("2-я", "1-й"). Its digits are no token of their own (``IndexTerms``), and a query that
-  /// ends with one ("East 2nd") names a street, not an address typed whole.
-  package static func isOrdinal(_ token: some Collection<Unicode.Scalar>) -> Bool {
+  /// (``isOrdinalEnding(_:after:)``: "2-я", "1-й"). Its digits are no token of their own
+  /// (``IndexTerms``), and a query's ordinal ("East 2nd") is no house number.
+  package static func isOrdinal(_ token: [Unicode.Scalar]) -> Bool {
     let digits = token.prefix(while: { $0.value &- 0x30 < 10 }).count
-    guard digits > 0 else { return false }
-    let ending = token.dropFirst(digits)
-    if ending.first == "-" {
-      let letters = ending.dropFirst()
-      return (1...3).contains(letters.count) && letters.allSatisfy { $0.value &- 0x400 < 0x100 }
+    guard digits > 0, digits < token.count else { return false }
+    if token[digits] == "-" { return isOrdinalEnding(token, after: digits) }
+    guard token.count == digits + 2 else { return false }
+    switch (token[digits], token[digits + 1]) {
+    case ("s", "t"), ("n", "d"), ("r", "d"), ("t", "h"): return true
+    default: return false
     }
-    guard ending.count == 2 else { return false }
-    let pair = String(String.UnicodeScalarView(ending))
-    return pair == "st" || pair == "nd" || pair == "rd" || pair == "th"
   }
 
   /// Whether the period at `index` stands inside an abbreviation written with an inner

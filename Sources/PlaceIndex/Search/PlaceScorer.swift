@@ -405,12 +405,12 @@ struct PlaceScorer {
   /// earns them (its tokens are read for that only when a bonus is at stake, and once:
   /// ``readTerms(_:)`` keeps them).
   @inline(__always)
-  private mutating func knownText(_ rank: Int, nameWordCount: Int) throws(IndexFormatError)
-    -> Double?
+  private mutating func knownText(_ rank: Int, nameWordCount: Int, bound: Double? = nil)
+    throws(IndexFormatError) -> Double?
   {
     guard
-      let bound = index.textScore(
-        nameWordCount: nameWordCount, hits: hits, resolved, missing: missing)
+      let bound = bound
+        ?? index.textScore(nameWordCount: nameWordCount, hits: hits, resolved, missing: missing)
     else { return nil }
     guard
       let plain = index.textScore(
@@ -534,14 +534,15 @@ struct PlaceScorer {
       // A place that cannot enter even with every bonus its name's word count allows is passed
       // over before its tokens are read for the name-start bonus (the text it could have is
       // at most this bound, and a lower score is kept out as this one is).
-      if let bound = index.textScore(nameWordCount: count, hits: hits, resolved, missing: missing),
+      let bound = index.textScore(nameWordCount: count, hits: hits, resolved, missing: missing)
+      if let bound,
         best.excludes(
           Ranking.score(text: min(text, bound), importance: importance, geo: geoBound),
           ranksFrom: rank)
       {
         return
       }
-      if let exact = try knownText(rank, nameWordCount: count) {
+      if let exact = try knownText(rank, nameWordCount: count, bound: bound) {
         text = min(text, exact)
         if count < NameWords.atLeast { known = exact }
       }

@@ -13,18 +13,20 @@ import PlaceIndexFormat
 /// gives it.
 extension LoadedIndex {
   /// Marks the last word of every shard's `resolved` (``ResolvedToken/wholeAddress``) when the
-  /// search looks for addresses typed whole: two words or more, the last a number (not an
-  /// ordinal of a street's name: "East 2nd" is the street) and the only one (a number after a street and town is a postcode: "Kalevankatu 13, 00100"), the
-  /// others of ``Ranking/exactFromLetters`` letters at least ("P 5" names no street), every
+  /// search looks for addresses typed whole: two words or more, the last a number and the
+  /// only one (a number after a street and town is a postcode: "Kalevankatu 13, 00100"; an
+  /// ordinal of a street's name is none: "East 2nd" is the street), the others of ``Ranking/exactFromLetters`` letters at least ("P 5" names no street), every
   /// word a whole token in some shard, and the rarest of them held by at most
   /// ``Ranking/wholeAddressPlaces`` places over all shards. Taken over all shards at once, so
   /// that N shards answer as one index.
   static func markWholeAddress(
     _ indexes: [LoadedIndex], _ resolved: inout [[ResolvedToken]], _ plan: QueryPlan
   ) throws(IndexFormatError) {
-    func number(_ t: String) -> Bool { t.unicodeScalars.first?.properties.numericType != nil }
+    func number(_ t: String) -> Bool {
+      t.unicodeScalars.first?.properties.numericType != nil
+        && !Tokenizer.isOrdinal(Array(t.unicodeScalars))
+    }
     guard plan.tokens.count >= 2, let last = plan.tokens.last, number(last),
-      !Tokenizer.isOrdinal(last.unicodeScalars),
       plan.tokens.dropLast().allSatisfy({
         !number($0) && $0.unicodeScalars.count >= Ranking.exactFromLetters
       })
