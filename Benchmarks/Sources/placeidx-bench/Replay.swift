@@ -98,7 +98,8 @@ enum Replay {
         let (a, b, c) = (old.firstTop5 ?? 99, outcomes[i].firstTop5 ?? 99, peer.firstTop5 ?? 99)
         let what =
           "\(name.prefix(14)) \(t.category.rawValue) \(corpus.places[t.rank].placeID)"
-          + " \"\(t.text)\"\(t.origin == nil ? "" : " near")"
+          + " \"\(t.text)\""
+          + (t.origin.map { String(format: " near %.6f,%.6f", $0.latitude, $0.longitude) } ?? "")
         func chars(_ n: Int) -> String { n == 99 ? "-" : String(n) }
         if b > c { behind.append((b - c, "\(chars(b)) vs Tantivy \(chars(c))  \(what)")) }
         // Not first at full text where the peer is: listed after every keystroke difference.
