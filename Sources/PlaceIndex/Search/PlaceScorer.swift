@@ -401,17 +401,14 @@ struct PlaceScorer {
   }
 
   /// The text score of place `rank`, whose name has `nameWordCount` words, from the words'
-  /// ``hits``; with the name-start bonus, and the whole-name bonus in full, only when the place
-  /// earns them (its tokens are read for that only when a bonus is at stake, and once:
-  /// ``readTerms(_:)`` keeps them).
+  /// ``hits``, given `bound`, that score with every bonus its word count allows
+  /// (``bestText(nameWordCount:)``); with the name-start bonus, and the whole-name bonus in
+  /// full, only when the place earns them (its tokens are read for that only when a bonus is
+  /// at stake, and once: ``readTerms(_:)`` keeps them).
   @inline(__always)
-  private mutating func knownText(_ rank: Int, nameWordCount: Int, bound: Double? = nil)
-    throws(IndexFormatError) -> Double?
+  private mutating func knownText(_ rank: Int, nameWordCount: Int, bound: Double)
+    throws(IndexFormatError) -> Double
   {
-    guard
-      let bound = bound
-        ?? index.textScore(nameWordCount: nameWordCount, hits: hits, resolved, missing: missing)
-    else { return nil }
     guard
       let plain = index.textScore(
         nameWordCount: nameWordCount, hits: hits, resolved, missing: missing, startsName: false,
@@ -424,6 +421,13 @@ struct PlaceScorer {
     return index.textScore(
       nameWordCount: nameWordCount, hits: hits, resolved, missing: missing, startsName: starts,
       typedAsNamed: asNamed) ?? plain
+  }
+
+  /// The text score of a place whose name has `nameWordCount` words, from the words' ``hits``,
+  /// with every bonus that count allows; nil when the hits do not make a match.
+  @inline(__always)
+  private func bestText(nameWordCount: Int) -> Double? {
+    index.textScore(nameWordCount: nameWordCount, hits: hits, resolved, missing: missing)
   }
 
   /// Whether place `rank`'s name starts with a match of the first typed word (NAME STARTS,
@@ -534,15 +538,14 @@ struct PlaceScorer {
       // A place that cannot enter even with every bonus its name's word count allows is passed
       // over before its tokens are read for the name-start bonus (the text it could have is
       // at most this bound, and a lower score is kept out as this one is).
-      let bound = index.textScore(nameWordCount: count, hits: hits, resolved, missing: missing)
-      if let bound,
-        best.excludes(
+      if let bound = bestText(nameWordCount: count) {
+        if best.excludes(
           Ranking.score(text: min(text, bound), importance: importance, geo: geoBound),
           ranksFrom: rank)
-      {
-        return
-      }
-      if let exact = try knownText(rank, nameWordCount: count, bound: bound) {
+        {
+          return
+        }
+        let exact = try knownText(rank, nameWordCount: count, bound: bound)
         text = min(text, exact)
         if count < NameWords.atLeast { known = exact }
       }
@@ -565,7 +568,9 @@ struct PlaceScorer {
     into best: inout TopPlaces
   ) throws(IndexFormatError) {
     var text = known
-    if text == nil { text = try knownText(rank, nameWordCount: entry.nameWordCount) }
+    if text == nil, let bound = bestText(nameWordCount: entry.nameWordCount) {
+      text = try knownText(rank, nameWordCount: entry.nameWordCount, bound: bound)
+    }
     guard let text else { return }
     // A tie with the worst place enters when it ranks before it (`insert` orders ties by rank).
     if best.excludes(

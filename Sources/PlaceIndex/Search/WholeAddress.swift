@@ -15,8 +15,9 @@ extension LoadedIndex {
   /// Marks the last word of every shard's `resolved` (``ResolvedToken/wholeAddress``) when the
   /// search looks for addresses typed whole: two words or more, the last a number and the
   /// only one (a number after a street and town is a postcode: "Kalevankatu 13, 00100"; an
-  /// ordinal of a street's name is none: "East 2nd" is the street), the others of ``Ranking/exactFromLetters`` letters at least ("P 5" names no street), every
-  /// word a whole token in some shard, and the rarest of them held by at most
+  /// ordinal of a street's name is none: "East 2nd" is the street), the others of
+  /// ``Ranking/exactFromLetters`` letters at least ("P 5" names no street), every word a
+  /// whole token in some shard, and the rarest of them held by at most
   /// ``Ranking/wholeAddressPlaces`` places over all shards. Taken over all shards at once, so
   /// that N shards answer as one index.
   static func markWholeAddress(
