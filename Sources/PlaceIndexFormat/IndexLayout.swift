@@ -1,10 +1,10 @@
-// The PlaceIndex file layout, version 8.0. docs/FORMAT.md has the full description; this is the
+// The PlaceIndex file layout, version 9.0. docs/FORMAT.md has the full description; this is the
 // summary next to the code that implements it. All integers are little-endian; all offsets are
 // from the start of the file; every section starts on an 8-byte boundary.
 //
 //   offset  size  field
 //   0       8     magic: 89 50 4C 49 44 58 0D 0A  ("\x89PLIDX\r\n")
-//   8       2     format major version (8)
+//   8       2     format major version (9)
 //   10      2     format minor version (0)
 //   12      4     flags (0; reserved)
 //   16      8     file length in bytes
@@ -26,7 +26,7 @@ package enum IndexLayout {
   /// The first 8 bytes of every index file.
   package static let magic: [UInt8] = [0x89, 0x50, 0x4C, 0x49, 0x44, 0x58, 0x0D, 0x0A]
   /// The major version this code reads and writes; another major version is refused.
-  package static let majorVersion: UInt16 = 8
+  package static let majorVersion: UInt16 = 9
   /// The minor version this code writes; a reader accepts every minor version of its major.
   package static let minorVersion: UInt16 = 0
   /// Header size in bytes.

@@ -14,10 +14,18 @@
 // than 16 places: then the item ends after its places' varints. (Most tokens have one short
 // list: their items need no length at all, and skipping one reads at most 15 varints.)
 // A list's places:
-//   gaps:    the first place index, then the gap to each next one
+//   gaps:    [skip table, when the list holds Postings.skipsFrom (128) places or more]
+//            the first place index, then the gap to each next one
 //   bitmap:  the first place index f, then bytes whose bit i (low bit first) is set when place
 //            f + 8·byte + bit carries the token; the first bit is place f
 // The writer picks whichever is shorter (bitmaps win for dense lists such as a town's name).
+// A skip table (since 9.0) lets a reader seeking far ahead in a long gap list pass over whole
+// blocks of Postings.skipBlock (64) places without decoding their gaps:
+//   varint byte length of the entries
+//   per block k = 1 ..< ceil(n / 64): varint (place 64k - 1) - (that of entry k - 1, or 0),
+//     varint (offset of gap 64k from the first gap) - (that of entry k - 1, or 0)
+// Entry k thus names the last place before block k and where block k's first gap starts;
+// that gap is taken from the place the entry names. Both deltas are positive.
 // Place indexes are strictly increasing. Places are numbered by rank, most important first,
 // so each list is in importance order and a query that has enough good results can stop
 // reading it early. The three lists of a token are disjoint.
@@ -73,6 +81,10 @@ package struct Postings: @unchecked Sendable {
 
   /// Gap lists of fewer places than this end their item without a byte length.
   static let lengthlessBelow = 16
+  /// Gap lists of this many places or more carry a skip table (since 9.0).
+  package static let skipsFrom = 128
+  /// Places per block of a skip table.
+  package static let skipBlock = 64
 
   /// Whether a list of `count` places is written after its byte length.
   @inline(__always)
@@ -214,6 +226,12 @@ package struct Postings: @unchecked Sendable {
       cursor.bitmapStart = r.offset
       cursor.reader = r
       cursor.isBitmap = true
+    } else if n >= Self.skipsFrom {
+      let length = try r.varint(below: r.remaining + 1)
+      cursor.skips = SkipState(at: r.offset, end: r.offset + length)
+      r.offset += length
+      cursor.reader = r
+      cursor.gapsStart = r.offset
     }
     return cursor
   }
@@ -263,7 +281,11 @@ package struct Postings: @unchecked Sendable {
       for part in PostingsPart.allCases {
         let what = ["name", "alternative-name", "context"][part.rawValue]
         var c = lists[part]
-        while try c.next() != nil {}
+        if c.skips != nil {
+          try c.verifySkips()
+        } else {
+          while try c.next() != nil {}
+        }
         guard c.reader.remaining == 0, c.byte == 0 else {
           throw c.reader.fault("token \(t)'s \(what) list holds more than its \(c.count) places")
         }
@@ -295,6 +317,10 @@ package struct PostingsCursor {
   var bitmapStart = 0
   var byte: UInt8 = 0
   var byteBase = 0
+  /// A long gap list's skip table and how far it has been read; nil without one.
+  var skips: SkipState?
+  /// Where a list with a skip table has its first gap.
+  var gapsStart = 0
 
   init(reader: ByteReader, remaining: Int, count: Int, placeCount: Int) {
     self.reader = reader
@@ -334,11 +360,75 @@ package struct PostingsCursor {
         reader.offset = o
         byte = 0
       }
+    } else if skips != nil, remaining > 0 {
+      try skipAhead(to: target)
     }
     while let p = try next() {
       if p >= target { return p }
     }
     return nil
+  }
+
+  /// Passes over the skip table's entries that name a place before `target` and, when the
+  /// last of them lies ahead of the places read, jumps to its block: every place before that
+  /// block lies before `target`. The table is checked as it is read (entries increasing,
+  /// inside the list, no more than the blocks), so a damaged one gives an error or places in
+  /// increasing order, never a read out of bounds; `verify` checks it against the gaps.
+  private mutating func skipAhead(to target: Int) throws(IndexFormatError) {
+    guard var s = skips else { return }
+    var r = reader
+    r.offset = s.offset
+    var taken = false
+    while r.offset < s.end {
+      let at = r.offset
+      let place = s.place + (try r.varint(below: placeCount))
+      guard place < target else { break }
+      let offset = s.byteOffset + (try r.varint(below: reader.buffer.count - gapsStart))
+      guard place > s.place, place < placeCount, offset > s.byteOffset,
+        gapsStart + offset < reader.buffer.count,
+        Postings.skipBlock * (s.block + 1) < count, r.offset <= s.end
+      else {
+        throw reader.fault("skip table entry \(s.block + 1) out of order or range", at: at)
+      }
+      (s.place, s.byteOffset, s.block, s.offset) = (place, offset, s.block + 1, r.offset)
+      taken = true
+    }
+    skips = s
+    let first = Postings.skipBlock * s.block
+    guard taken, first > count - remaining else { return }
+    guard s.place > last else {
+      throw reader.fault("skip table entry \(s.block) lies before place \(last)", at: s.offset)
+    }
+    reader.offset = gapsStart + s.byteOffset
+    last = s.place
+    remaining = count - first
+  }
+
+  /// Reads the whole list, checking that each skip table entry names the place before its
+  /// block and where the block's first gap starts, and that the table has one entry per
+  /// block after the first.
+  mutating func verifySkips() throws(IndexFormatError) {
+    guard let s = skips else { return }
+    var r = reader
+    r.offset = s.offset
+    var (place, offset, k) = (0, 0, 0)
+    while let p = try next() {
+      let read = count - remaining
+      guard read % Postings.skipBlock == 0, remaining > 0 else { continue }
+      let at = r.offset
+      guard r.offset < s.end else {
+        throw reader.fault("skip table ends before block \(k + 1)", at: at)
+      }
+      place += try r.varint(below: placeCount)
+      offset += try r.varint(below: reader.buffer.count)
+      k += 1
+      guard place == p, offset == reader.offset - gapsStart, r.offset <= s.end else {
+        throw reader.fault("skip table entry \(k) does not match block \(k)", at: at)
+      }
+    }
+    guard r.offset == s.end else {
+      throw reader.fault("skip table holds more than \(k) entries", at: r.offset)
+    }
   }
 
   /// The next place of a gap-coded list.
@@ -375,6 +465,24 @@ package struct PostingsCursor {
     }
     last = value
     return value
+  }
+}
+
+/// How far a cursor has read its list's skip table: the entries before `offset` are read,
+/// the last of them naming `place`, the last place before block `block`, whose first gap
+/// starts `byteOffset` bytes after the list's first (all 0 before the first entry).
+struct SkipState {
+  /// Where the next entry starts.
+  var offset: Int
+  /// Where the table ends.
+  let end: Int
+  var place = 0
+  var byteOffset = 0
+  var block = 0
+
+  init(at offset: Int, end: Int) {
+    self.offset = offset
+    self.end = end
   }
 }
 
@@ -424,11 +532,26 @@ package enum PostingsWriter {
   /// A list's places as gaps or as a bitmap, whichever is shorter, and whether a bitmap.
   static func places(_ list: [Int]) -> (bitmap: Bool, bytes: [UInt8]) {
     var gaps = ByteWriter()
+    var skips = ByteWriter()
     var last = -1
-    for p in list {
+    var (skipPlace, skipOffset) = (0, 0)
+    let block = Postings.skipBlock
+    for (i, p) in list.enumerated() {
       precondition(p > last, "postings must be strictly increasing")
+      if list.count >= Postings.skipsFrom, i > 0, i % block == 0 {
+        skips.varint(last - skipPlace)
+        skips.varint(gaps.count - skipOffset)
+        (skipPlace, skipOffset) = (last, gaps.count)
+      }
       gaps.varint(last < 0 ? p : p - last)
       last = p
+    }
+    if list.count >= Postings.skipsFrom {
+      var w = ByteWriter()
+      w.varint(skips.count)
+      w.append(skips.bytes)
+      w.append(gaps.bytes)
+      gaps = w
     }
     guard let first = list.first, let final = list.last else { return (false, gaps.bytes) }
     let bitmapBytes = (final - first) / 8 + 1

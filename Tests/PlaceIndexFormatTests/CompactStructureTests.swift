@@ -170,6 +170,100 @@ import Testing
     }
   }
 
+  /// Golden bytes: a gap list of 130 places (every tenth, too sparse for a bitmap) carries a
+  /// skip table (since 9.0) with one entry per block of 64 places after the first.
+  @Test func aLongGapListCarriesTheDocumentedSkipTable() throws {
+    let list = Array(stride(from: 0, to: 1300, by: 10))
+    #expect(list.count == 130 && list.count >= Postings.skipsFrom)
+    let bytes = PostingsWriter.serialize([(list, [], [])])
+    var expected: [UInt8] = [1, 0, 0, 0, 16, 0, 0, 0, 0, 0, 0, 0]  // count, block size, offset
+    // n = 130, gaps: 130 << 3 = 1040 = 90 08; the list's length 1 + 6 + 130 = 137 = 89 01.
+    expected += [0x90, 0x08, 0x89, 0x01]
+    // The table's length, 6; entry 1: place 63 = 630 (F6 04), gap 64 at offset 64 (40);
+    // entry 2: place 127, 640 further (80 05), gap 128 at 64 bytes further (40).
+    expected += [6, 0xF6, 0x04, 0x40, 0x80, 0x05, 0x40]
+    expected += [0] + Array(repeating: 10, count: 129)  // first place 0, then gaps of 10
+    #expect(bytes == expected)
+    let mapped = MappedBytes(copying: bytes)
+    let postings = try Postings(mapped.buffer, fileOffset: 0, placeCount: 1300)
+    try postings.verify()
+    var c = try postings.list(0, .name)
+    #expect(try c.advance(to: 1275) == 1280)
+    #expect(try c.next() == 1290 && c.next() == nil)
+  }
+
+  /// Seeded property test: on lists around and far above the skip threshold, any mix of
+  /// `next()` and `advance(to:)` gives what a plain scan gives, whichever blocks it jumps.
+  @Test(arguments: [127, 128, 129, 200, 1_000, 5_000])
+  func advancingThroughSkipTablesMatchesAScan(count: Int) throws {
+    var rng = SplitMix64(seed: UInt64(count) &* 13)
+    let placeCount = 40 * count
+    var set = Set<Int>()
+    while set.count < count { set.insert(Int(rng.next() % UInt64(placeCount))) }
+    let list = set.sorted()
+    let bytes = MappedBytes(copying: PostingsWriter.serialize([(list, [], [])]))
+    let postings = try Postings(bytes.buffer, fileOffset: 0, placeCount: placeCount)
+    try postings.verify()
+    var jumps = 0
+    for _ in 0..<30 {
+      var c = try postings.list(0, .name)
+      // The index of the next place the cursor should return.
+      var position = 0
+      var target = 0
+      while true {
+        let got: Int?
+        let expected: Int
+        if rng.next() % 5 == 0 {
+          got = try c.next()
+          expected = position
+        } else {
+          // Mostly ahead, by a little or by many blocks; sometimes behind the cursor.
+          target += Int(rng.next() % UInt64(placeCount / 3 + 1)) - placeCount / 40
+          expected = list[position...].firstIndex { $0 >= target } ?? list.count
+          if expected - position >= Postings.skipBlock { jumps += 1 }
+          got = try c.advance(to: target)
+        }
+        guard expected < list.count else {
+          #expect(got == nil)
+          break
+        }
+        #expect(got == list[expected])
+        position = expected + 1
+        target = max(target, list[expected])
+      }
+    }
+    // The targets jump over whole blocks on the lists long enough to have them.
+    #expect(count < 3 * Postings.skipBlock || jumps > 0)
+  }
+
+  /// A skip table entry that names the wrong place or offset fails verification; reading
+  /// through a damaged table gives an error or places in increasing order, never a crash.
+  @Test func aDamagedSkipTableFailsVerification() throws {
+    let list = Array(stride(from: 0, to: 1300, by: 10))
+    let clean = PostingsWriter.serialize([(list, [], [])])
+    // Bytes 17...22 are the table's entries (golden test above): each byte changed in turn.
+    for at in 17...22 {
+      for delta: UInt8 in [1, 0x7F] {
+        var bytes = clean
+        bytes[at] &+= delta
+        let mapped = MappedBytes(copying: bytes)
+        let postings = try Postings(mapped.buffer, fileOffset: 0, placeCount: 1300)
+        expectCorrupt("POSTINGS") { try postings.verify() }
+        for target in [0, 635, 640, 1275, 2000] {
+          var c = try postings.list(0, .name)
+          var out: [Int] = []
+          do {
+            if let p = try c.advance(to: target) { out.append(p) }
+            while let p = try c.next() { out.append(p) }
+          } catch {
+            continue
+          }
+          #expect(zip(out, out.dropFirst()).allSatisfy { $0 < $1 })
+        }
+      }
+    }
+  }
+
   @Test func aBitmapPastThePlaceCountIsAnError() throws {
     let lists: [[(names: [Int], alternative: [Int], context: [Int])]] = [
       [(Array(0..<64), [], [])], [([1], [], Array(0..<64))], [([1], Array(0..<64), [])],

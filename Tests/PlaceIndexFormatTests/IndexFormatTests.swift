@@ -58,7 +58,7 @@ func open(_ content: IndexContent, path: String = "tiny.placeidx") throws -> Ind
   @Test func headerBytesMatchTheDocumentedLayout() throws {
     let b = tinyImage()
     #expect(Array(b[0..<8]) == [0x89, 0x50, 0x4C, 0x49, 0x44, 0x58, 0x0D, 0x0A])
-    #expect(b[8] == 8 && b[9] == 0)  // major 8, little-endian
+    #expect(b[8] == 9 && b[9] == 0)  // major 9, little-endian
     #expect(b[10] == 0 && b[11] == 0)  // minor 0
     let length = b[16..<24].enumerated().reduce(UInt64(0)) {
       $0 | UInt64($1.element) << (8 * UInt64($1.offset))
@@ -266,7 +266,7 @@ func open(_ content: IndexContent, path: String = "tiny.placeidx") throws -> Ind
     b[8] = 3
     #expect(
       throws: IndexFormatError.unsupportedVersion(
-        path: "tiny.placeidx", expected: 8, got: 3, gotMinor: IndexLayout.minorVersion)
+        path: "tiny.placeidx", expected: 9, got: 3, gotMinor: IndexLayout.minorVersion)
     ) {
       try open(b)
     }

@@ -353,7 +353,7 @@ struct VerifyRulesTests {
     content.typeNames = ["establishment"]
     content.typeLists = [[0]]
     content.metadataJSON = Array(
-      #"{"attribution":"a","formatVersion":"8.0","license":"l","options":"","placeCount":3,"source":"t","sourceTimestamp":""}"#
+      #"{"attribution":"a","formatVersion":"9.0","license":"l","options":"","placeCount":3,"source":"t","sourceTimestamp":""}"#
         .utf8)
     content.vocabularyTSV = "type\ttable\tgroup\tgeneric\n"
     content.abbreviationsTSV = "language\tfull\tabbreviations\tsuffix\n"
