@@ -281,11 +281,7 @@ package struct Postings: @unchecked Sendable {
       for part in PostingsPart.allCases {
         let what = ["name", "alternative-name", "context"][part.rawValue]
         var c = lists[part]
-        if c.skips != nil {
-          try c.verifySkips()
-        } else {
-          while try c.next() != nil {}
-        }
+        try c.readChecked()
         guard c.reader.remaining == 0, c.byte == 0 else {
           throw c.reader.fault("token \(t)'s \(what) list holds more than its \(c.count) places")
         }
@@ -378,7 +374,6 @@ package struct PostingsCursor {
     guard var s = skips else { return }
     var r = reader
     r.offset = s.offset
-    var taken = false
     while r.offset < s.end {
       let at = r.offset
       let place = s.place + (try r.varint(below: placeCount))
@@ -391,11 +386,11 @@ package struct PostingsCursor {
         throw reader.fault("skip table entry \(s.block + 1) out of order or range", at: at)
       }
       (s.place, s.byteOffset, s.block, s.offset) = (place, offset, s.block + 1, r.offset)
-      taken = true
     }
     skips = s
+    // Block 0, or a block reached before: nothing to jump.
     let first = Postings.skipBlock * s.block
-    guard taken, first > count - remaining else { return }
+    guard first > count - remaining else { return }
     guard s.place > last else {
       throw reader.fault("skip table entry \(s.block) lies before place \(last)", at: s.offset)
     }
@@ -404,11 +399,14 @@ package struct PostingsCursor {
     remaining = count - first
   }
 
-  /// Reads the whole list, checking that each skip table entry names the place before its
-  /// block and where the block's first gap starts, and that the table has one entry per
-  /// block after the first.
-  mutating func verifySkips() throws(IndexFormatError) {
-    guard let s = skips else { return }
+  /// Reads the whole list and, when it has a skip table, checks that each entry names the
+  /// place before its block and where the block's first gap starts, and that the table has
+  /// one entry per block after the first.
+  mutating func readChecked() throws(IndexFormatError) {
+    guard let s = skips else {
+      while try next() != nil {}
+      return
+    }
     var r = reader
     r.offset = s.offset
     var (place, offset, k) = (0, 0, 0)
